@@ -1,0 +1,69 @@
+//! The `solver` command line: one file per subcommand, each a thin layer over
+//! the library. Exit codes: 0 solved / success, 1 no solution or limit
+//! reached, 2 bad input or usage.
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::formats::{self, Format, ImportOptions};
+use crate::model::Puzzle;
+
+pub mod show;
+
+/// Sliding-block puzzle solver.
+#[derive(Parser, Debug)]
+#[command(name = "solver", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Print a puzzle's start position and goals.
+    Show(show::ShowArgs),
+}
+
+/// Where a puzzle comes from: shared by every subcommand that reads one.
+#[derive(Args, Debug, Clone)]
+pub struct PuzzleInput {
+    /// Puzzle file, or `-` for standard input.
+    pub puzzle: String,
+    /// Input format; by default native or the thesis's old format, detected.
+    #[arg(long = "from", value_enum)]
+    pub from: Option<Format>,
+    /// Board width for `--from tiles` when the tile count is not a square.
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// `--from tiles`: the goal has the blank last instead of first.
+    #[arg(long)]
+    pub blank_last: bool,
+}
+
+impl PuzzleInput {
+    /// Loads every puzzle of the input (a collection gives several).
+    pub fn load(&self) -> Result<Vec<Puzzle>, Failure> {
+        let options = ImportOptions { width: self.width, blank_last: self.blank_last };
+        formats::load(&self.puzzle, self.from, &options).map_err(|e| Failure::input(e.to_string()))
+    }
+}
+
+/// A failed command: the message for stderr and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub code: i32,
+}
+
+impl Failure {
+    /// Bad input or usage: exit code 2.
+    pub fn input(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), code: 2 }
+    }
+}
+
+/// Runs a parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> Result<i32, Failure> {
+    match cli.command {
+        Command::Show(args) => show::run(&args),
+    }
+}
