@@ -3,9 +3,12 @@
 //! heuristics, prunings, feature extraction and an independent verifier.
 //! The `solver` binary is a thin command line over it.
 
+pub mod cli;
+pub mod encoding;
 pub mod formats;
 pub mod model;
+pub mod moves;
 pub mod params;
 pub mod report;
-pub mod cli;
 pub mod solution;
+pub mod store;

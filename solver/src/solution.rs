@@ -18,7 +18,12 @@ pub enum Direction {
 }
 
 impl Direction {
-    pub const ALL: [Direction; 4] = [Direction::Up, Direction::Down, Direction::Left, Direction::Right];
+    pub const ALL: [Direction; 4] = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
 
     /// `(row, col)` displacement.
     pub fn delta(self) -> (i32, i32) {
@@ -102,24 +107,42 @@ fn parse_line(line: &str) -> Result<SolutionMove, (usize, String)> {
     let mut id_chars = id_tok.chars();
     let id = id_chars.next().ok_or((1, expected.to_string()))?;
     if id_chars.next().is_some() {
-        return Err((1, format!("block identifier '{id_tok}' must be one character; {expected}")));
+        return Err((
+            1,
+            format!("block identifier '{id_tok}' must be one character; {expected}"),
+        ));
     }
     let at_col = line.find(char::is_whitespace).unwrap_or(line.len()) + 2;
-    let at = parts.next().ok_or((at_col, format!("missing ROW,COL; {expected}")))?;
+    let at = parts
+        .next()
+        .ok_or((at_col, format!("missing ROW,COL; {expected}")))?;
     let (row, col) = at
         .split_once(',')
         .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
         .ok_or((at_col, format!("'{at}' is not ROW,COL; {expected}")))?;
-    let steps_tok = parts.next().ok_or((1, format!("missing steps (letters U, D, L, R); {expected}")))?;
+    let steps_tok = parts
+        .next()
+        .ok_or((1, format!("missing steps (letters U, D, L, R); {expected}")))?;
     let steps = steps_tok
         .chars()
         .map(Direction::from_letter)
         .collect::<Option<Vec<_>>>()
-        .ok_or((1, format!("steps '{steps_tok}' may contain only U, D, L and R")))?;
+        .ok_or((
+            1,
+            format!("steps '{steps_tok}' may contain only U, D, L and R"),
+        ))?;
     if let Some(extra) = parts.next() {
-        return Err((1, format!("unexpected '{extra}' after the steps; {expected}")));
+        return Err((
+            1,
+            format!("unexpected '{extra}' after the steps; {expected}"),
+        ));
     }
-    Ok(SolutionMove { id, row, col, steps })
+    Ok(SolutionMove {
+        id,
+        row,
+        col,
+        steps,
+    })
 }
 
 /// Writes a solution, one move per line.

@@ -42,7 +42,10 @@ pub struct PuzzleInput {
 impl PuzzleInput {
     /// Loads every puzzle of the input (a collection gives several).
     pub fn load(&self) -> Result<Vec<Puzzle>, Failure> {
-        let options = ImportOptions { width: self.width, blank_last: self.blank_last };
+        let options = ImportOptions {
+            width: self.width,
+            blank_last: self.blank_last,
+        };
         formats::load(&self.puzzle, self.from, &options).map_err(|e| Failure::input(e.to_string()))
     }
 }
@@ -57,7 +60,10 @@ pub struct Failure {
 impl Failure {
     /// Bad input or usage: exit code 2.
     pub fn input(message: impl Into<String>) -> Failure {
-        Failure { message: message.into(), code: 2 }
+        Failure {
+            message: message.into(),
+            code: 2,
+        }
     }
 }
 

@@ -29,7 +29,11 @@ pub fn run(args: &ShowArgs) -> Result<i32, Failure> {
         ));
         out.push_str(&p.render(&p.start));
         for (g, goal) in p.goals.iter().enumerate() {
-            let label = if g + 1 == p.goals.len() { "goal".to_string() } else { format!("subgoal {}", g + 1) };
+            let label = if g + 1 == p.goals.len() {
+                "goal".to_string()
+            } else {
+                format!("subgoal {}", g + 1)
+            };
             out.push_str(&format!("{label}:\n"));
             out.push_str(&p.render_goal(goal));
         }

@@ -16,13 +16,22 @@ pub struct ParseError {
 
 impl ParseError {
     pub fn new(file: &str, line: usize, column: usize, message: impl Into<String>) -> ParseError {
-        ParseError { file: file.to_string(), line, column, message: message.into() }
+        ParseError {
+            file: file.to_string(),
+            line,
+            column,
+            message: message.into(),
+        }
     }
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
     }
 }
 

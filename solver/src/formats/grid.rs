@@ -18,7 +18,12 @@ impl Grid {
     /// same length (ragged rows are an error) and fit [`MAX_SIDE`].
     pub fn from_rows(file: &str, rows: &[(usize, &str)]) -> Result<Grid, ParseError> {
         let Some(&(first_line, first)) = rows.first() else {
-            return Err(ParseError::new(file, 0, 0, "empty grid: expected at least one row"));
+            return Err(ParseError::new(
+                file,
+                0,
+                0,
+                "empty grid: expected at least one row",
+            ));
         };
         let width = first.chars().count();
         if rows.len() > MAX_SIDE || width > MAX_SIDE {
@@ -33,7 +38,11 @@ impl Grid {
                 ),
             ));
         }
-        let mut grid = Grid { rows: Vec::new(), lines: Vec::new(), width };
+        let mut grid = Grid {
+            rows: Vec::new(),
+            lines: Vec::new(),
+            width,
+        };
         for &(line, text) in rows {
             let chars: Vec<char> = text.chars().collect();
             if chars.len() != width {

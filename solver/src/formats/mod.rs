@@ -40,14 +40,19 @@ pub fn parse_text(
 }
 
 /// Reads a file (`-` for standard input) and parses it.
-pub fn load(path: &str, format: Option<Format>, options: &ImportOptions) -> Result<Vec<Puzzle>, ParseError> {
+pub fn load(
+    path: &str,
+    format: Option<Format>,
+    options: &ImportOptions,
+) -> Result<Vec<Puzzle>, ParseError> {
     let text = if path == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
             .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read standard input: {e}")))?;
         s
     } else {
-        let bytes = std::fs::read(path).map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?;
         String::from_utf8(bytes)
             .map_err(|e| ParseError::new(path, 0, 0, format!("not UTF-8 text: {e}")))?
     };

@@ -67,7 +67,10 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
                 "expected '!' on a line of its own before the block definitions",
             ));
         }
-        sections.last_mut().expect("a section is open").push((line_no, line));
+        sections
+            .last_mut()
+            .expect("a section is open")
+            .push((line_no, line));
     }
     // Blank lines around grids and the empty section after the final '!' carry nothing.
     for s in &mut sections {
@@ -132,7 +135,10 @@ fn parse_header(
                 file,
                 line,
                 1,
-                format!("block type '{id}' is defined twice (first on line {})", prev.line),
+                format!(
+                    "block type '{id}' is defined twice (first on line {})",
+                    prev.line
+                ),
             ));
         }
         let rest_start = chars.peek().map_or(text.len(), |&(i, _)| i);
@@ -146,7 +152,11 @@ fn parse_header(
                 _ => (None, tok),
             };
             if let Some(m) = mark {
-                let axis = if m == '|' { Axis::Vertical } else { Axis::Horizontal };
+                let axis = if m == '|' {
+                    Axis::Vertical
+                } else {
+                    Axis::Horizontal
+                };
                 if slider.is_some_and(|s| s != axis) {
                     return Err(ParseError::new(
                         file,
@@ -160,9 +170,9 @@ fn parse_header(
             if coords.is_empty() {
                 continue;
             }
-            let parsed = coords
-                .split_once(',')
-                .and_then(|(x, y)| Some((x.trim().parse::<i32>().ok()?, y.trim().parse::<i32>().ok()?)));
+            let parsed = coords.split_once(',').and_then(|(x, y)| {
+                Some((x.trim().parse::<i32>().ok()?, y.trim().parse::<i32>().ok()?))
+            });
             let Some((x, y)) = parsed.filter(|(x, y)| x.abs() < 128 && y.abs() < 128) else {
                 return Err(ParseError::new(
                     file,
@@ -174,7 +184,12 @@ fn parse_header(
             offsets.push((y, x));
         }
         let shape = Shape::new(offsets).expect("contains (0,0)");
-        let block = BlockType { id, shape, slider, is_master: id == MASTER_ID };
+        let block = BlockType {
+            id,
+            shape,
+            slider,
+            is_master: id == MASTER_ID,
+        };
         declared.push(Declared { block, line });
     }
     if declared.is_empty() {
@@ -219,7 +234,12 @@ fn build(
 ) -> Result<Puzzle, ParseError> {
     let (h, w) = (start.height(), start.width);
     if h < 1 || w < 1 {
-        return Err(ParseError::new(file, start.lines[0], 1, "the start grid is empty"));
+        return Err(ParseError::new(
+            file,
+            start.lines[0],
+            1,
+            "the start grid is empty",
+        ));
     }
     // Cell kinds: walls and doors from the start grid; a door may also be
     // marked in a goal grid (where the start grid shows the master on it).
@@ -286,14 +306,19 @@ fn build(
         for &(r, c) in &found {
             let cell = r * w + c;
             let on_door = d.block.shape.offsets().iter().any(|&(dr, dc)| {
-                board.offset(cell, dr, dc).is_some_and(|x| board.kind(x) == CellKind::Door)
+                board
+                    .offset(cell, dr, dc)
+                    .is_some_and(|x| board.kind(x) == CellKind::Door)
             });
             if on_door && !d.block.is_master {
                 return Err(ParseError::new(
                     file,
                     start.lines[r],
                     c + 1,
-                    format!("block '{}' stands on a door cell, which only the master may occupy", d.block.id),
+                    format!(
+                        "block '{}' stands on a door cell, which only the master may occupy",
+                        d.block.id
+                    ),
                 ));
             }
             anchors.push(cell as Cell);
@@ -306,7 +331,12 @@ fn build(
         counts.push(found.len());
     }
     if types.is_empty() {
-        return Err(ParseError::new(file, start.lines[0], 0, "the start position contains no blocks"));
+        return Err(ParseError::new(
+            file,
+            start.lines[0],
+            0,
+            "the start position contains no blocks",
+        ));
     }
 
     let mut goal_sections = Vec::new();
@@ -347,7 +377,8 @@ fn build(
             if found.len() > available {
                 let (r, c) = found[available.min(found.len() - 1)];
                 let what = if d.block.is_master {
-                    "the goal places the master '@' but the start position has no master".to_string()
+                    "the goal places the master '@' but the start position has no master"
+                        .to_string()
                 } else {
                     format!(
                         "the goal places {} block(s) '{}' but the start position has {available}",
@@ -357,7 +388,8 @@ fn build(
                 };
                 return Err(ParseError::new(file, g.lines[r], c + 1, what));
             }
-            let mut req_anchors: Vec<Cell> = found.iter().map(|&(r, c)| (r * w + c) as Cell).collect();
+            let mut req_anchors: Vec<Cell> =
+                found.iter().map(|&(r, c)| (r * w + c) as Cell).collect();
             req_anchors.sort_unstable();
             goal.requirements.push(GoalRequirement {
                 block_type: type_of_declared[di].expect("available > 0"),
@@ -368,7 +400,10 @@ fn build(
     }
 
     let mut puzzle = Puzzle::new(board, types, counts, Position { anchors }, goal_sections);
-    puzzle.name = metadata.iter().find(|(k, _)| k.eq_ignore_ascii_case("name")).map(|(_, v)| v.clone());
+    puzzle.name = metadata
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("name"))
+        .map(|(_, v)| v.clone());
     puzzle.metadata = metadata;
     Ok(puzzle)
 }
@@ -392,19 +427,27 @@ fn check_goal_size(file: &str, start: &Grid, goal: &Grid) -> Result<(), ParseErr
 }
 
 /// A slider must have at least one other place along its axis on the empty board.
-fn check_slider_can_slide(file: &str, d: &Declared, axis: Axis, board: &Board) -> Result<(), ParseError> {
+fn check_slider_can_slide(
+    file: &str,
+    d: &Declared,
+    axis: Axis,
+    board: &Board,
+) -> Result<(), ParseError> {
     let (dr, dc) = match axis {
         Axis::Horizontal => (0, 1),
         Axis::Vertical => (1, 0),
     };
     let fits = |anchor: usize| {
         d.block.shape.offsets().iter().all(|&(r, c)| {
-            board.offset(anchor, r, c).is_some_and(|x| board.allows(x, d.block.is_master))
+            board
+                .offset(anchor, r, c)
+                .is_some_and(|x| board.allows(x, d.block.is_master))
         })
     };
     let can = (0..board.len()).any(|a| {
         fits(a)
-            && (board.offset(a, dr, dc).is_some_and(fits) || board.offset(a, -dr, -dc).is_some_and(fits))
+            && (board.offset(a, dr, dc).is_some_and(fits)
+                || board.offset(a, -dr, -dc).is_some_and(fits))
     });
     if can {
         Ok(())
@@ -428,8 +471,16 @@ pub fn write(puzzle: &Puzzle) -> String {
     for (k, v) in &puzzle.metadata {
         out.push_str(&format!("% {k}: {v}\n"));
     }
-    if puzzle.name.is_some() && !puzzle.metadata.iter().any(|(k, _)| k.eq_ignore_ascii_case("name")) {
-        out.push_str(&format!("% name: {}\n", puzzle.name.as_deref().unwrap_or_default()));
+    if puzzle.name.is_some()
+        && !puzzle
+            .metadata
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("name"))
+    {
+        out.push_str(&format!(
+            "% name: {}\n",
+            puzzle.name.as_deref().unwrap_or_default()
+        ));
     }
     out.push_str("!\n");
     for t in &puzzle.types {

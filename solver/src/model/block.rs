@@ -35,12 +35,16 @@ impl Shape {
 
     /// The 1x1 shape.
     pub fn unit() -> Shape {
-        Shape { offsets: vec![(0, 0)] }
+        Shape {
+            offsets: vec![(0, 0)],
+        }
     }
 
     /// A `rows` x `cols` rectangle.
     pub fn rectangle(rows: i32, cols: i32) -> Shape {
-        let offsets = (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).collect();
+        let offsets = (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .collect();
         Shape { offsets }
     }
 

@@ -29,9 +29,20 @@ impl Board {
     /// A board from row-major cells; `cells.len()` must be `width * height`
     /// and both sides at most [`MAX_SIDE`] (parsers check this first).
     pub fn new(width: usize, height: usize, cells: Vec<CellKind>) -> Board {
-        assert_eq!(cells.len(), width * height, "board cells do not match its size");
-        assert!(width <= MAX_SIDE && height <= MAX_SIDE, "board larger than supported");
-        Board { width, height, cells }
+        assert_eq!(
+            cells.len(),
+            width * height,
+            "board cells do not match its size"
+        );
+        assert!(
+            width <= MAX_SIDE && height <= MAX_SIDE,
+            "board larger than supported"
+        );
+        Board {
+            width,
+            height,
+            cells,
+        }
     }
 
     pub fn width(&self) -> usize {

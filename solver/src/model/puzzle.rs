@@ -1,7 +1,7 @@
 //! A whole puzzle: board, block types, start position and goal sections.
 
-use super::board::Board;
 use super::block::BlockType;
+use super::board::Board;
 
 /// A cell index on the board (boards have at most 128x128 cells).
 pub type Cell = u16;
@@ -193,7 +193,9 @@ impl Puzzle {
     /// The grid of a position as text: block ids, `#` walls, `-` empty doors,
     /// spaces for empty free cells; one line per row, trailing spaces kept.
     pub fn render(&self, position: &Position) -> String {
-        self.render_cells(&self.occupants(position), |i| self.types[self.instance_type(i)].id)
+        self.render_cells(&self.occupants(position), |i| {
+            self.types[self.instance_type(i)].id
+        })
     }
 
     /// The grid of a goal section: only the blocks it fixes are drawn.
@@ -201,7 +203,10 @@ impl Puzzle {
         let mut grid = vec![None; self.board.len()];
         for req in &goal.requirements {
             for &a in &req.anchors {
-                for c in self.cells_at(req.block_type, a as usize).unwrap_or_default() {
+                for c in self
+                    .cells_at(req.block_type, a as usize)
+                    .unwrap_or_default()
+                {
                     grid[c] = Some(req.block_type);
                 }
             }

@@ -1,0 +1,93 @@
+//! Position encodings behind one interface: a position becomes a fixed-width
+//! key of `key_bits()` bits (in `u64` words) and back. The visited set and the
+//! open lists store only keys.
+//!
+//! - [`RankEncoding`]: the lexicographic multiset-permutation rank of the
+//!   thesis (§7.1.4), in 64 bits, 128 bits or any number of words.
+//! - [`PackedEncoding`]: each block's index within the anchors its type can
+//!   take, bit-packed per instance.
+//!
+//! `--encoding auto` picks whichever needs fewer bits.
+
+mod packed;
+mod rank;
+pub mod words;
+
+pub use packed::PackedEncoding;
+pub use rank::RankEncoding;
+
+use crate::model::Puzzle;
+use crate::moves::{MoveGenerator, State};
+use crate::params::EncodingKind;
+
+/// Turns positions into fixed-width keys and back. Interchangeable blocks
+/// must encode identically whatever their order in the state.
+pub trait PositionEncoding: Clone + Send {
+    /// Short name for reports (`rank`, `packed`).
+    fn name(&self) -> &'static str;
+    /// Significant bits of every key.
+    fn key_bits(&self) -> u32;
+    /// Writes the key of `state` into `key` (`words()` words).
+    fn encode(&mut self, state: &State, key: &mut [u64]);
+    /// Sets `state` (anchors and owner map) to the position of `key`.
+    fn decode(&mut self, key: &[u64], state: &mut State);
+    /// Words per key.
+    fn words(&self) -> usize {
+        (self.key_bits() as usize).div_ceil(64).max(1)
+    }
+}
+
+/// The encoding chosen for a search.
+#[derive(Clone, Debug)]
+pub enum Encoding {
+    Rank(RankEncoding),
+    Packed(PackedEncoding),
+}
+
+impl Encoding {
+    /// Builds the requested encoding; `Auto` takes the narrower one.
+    pub fn build(puzzle: &Puzzle, moves: &MoveGenerator, kind: EncodingKind) -> Encoding {
+        match kind {
+            EncodingKind::Rank => Encoding::Rank(RankEncoding::new(puzzle, moves.shapes())),
+            EncodingKind::Packed => Encoding::Packed(PackedEncoding::new(puzzle, moves)),
+            EncodingKind::Auto => {
+                let rank = RankEncoding::new(puzzle, moves.shapes());
+                let packed = PackedEncoding::new(puzzle, moves);
+                if packed.key_bits() < rank.key_bits() {
+                    Encoding::Packed(packed)
+                } else {
+                    Encoding::Rank(rank)
+                }
+            }
+        }
+    }
+}
+
+impl PositionEncoding for Encoding {
+    fn name(&self) -> &'static str {
+        match self {
+            Encoding::Rank(e) => e.name(),
+            Encoding::Packed(e) => e.name(),
+        }
+    }
+    fn key_bits(&self) -> u32 {
+        match self {
+            Encoding::Rank(e) => e.key_bits(),
+            Encoding::Packed(e) => e.key_bits(),
+        }
+    }
+    #[inline]
+    fn encode(&mut self, state: &State, key: &mut [u64]) {
+        match self {
+            Encoding::Rank(e) => e.encode(state, key),
+            Encoding::Packed(e) => e.encode(state, key),
+        }
+    }
+    #[inline]
+    fn decode(&mut self, key: &[u64], state: &mut State) {
+        match self {
+            Encoding::Rank(e) => e.decode(key, state),
+            Encoding::Packed(e) => e.decode(key, state),
+        }
+    }
+}

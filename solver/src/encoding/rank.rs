@@ -1,0 +1,318 @@
+//! The thesis's permutation rank (§7.1.4). Scanning the open cells row-major,
+//! each cell that starts a block (its anchor) contributes the block's type and
+//! each empty cell a "space"; covered cells contribute nothing. This string is
+//! a permutation of a fixed multiset, and its lexicographic rank among all
+//! permutations is the key. Unranking refills the board: each symbol goes to
+//! the first cell not yet filled.
+//!
+//! The multinomial of the remaining symbols, `M`, is updated as
+//! `M * count / n` — always an exact division, done by multiplying with a
+//! precomputed inverse when ranks fit 64 bits (no hardware division in the hot
+//! loop), and by multi-word arithmetic otherwise.
+
+use super::words::{self, ExactDivisor};
+use super::PositionEncoding;
+use crate::model::{CellKind, Puzzle};
+use crate::moves::{ShapeTable, State, NO_OWNER};
+
+#[derive(Clone, Debug)]
+pub struct RankEncoding {
+    /// Non-wall cells in row-major order.
+    open: Vec<u16>,
+    /// Symbol count per type, then spaces.
+    counts: Vec<u32>,
+    /// Cell offsets per type.
+    shapes: Vec<Vec<i32>>,
+    /// First instance of each type.
+    type_starts: Vec<usize>,
+    instance_types: Vec<u16>,
+    /// Number of permutations (the combinatorial bound), little-endian words.
+    bound: Vec<u64>,
+    bits: u32,
+    /// `divisors[n]` divides exactly by n.
+    divisors: Vec<ExactDivisor>,
+    // Scratch, reused for every call.
+    remaining: Vec<u32>,
+    m: Vec<u64>,
+    tmp: Vec<u64>,
+    rest: Vec<u64>,
+    next_instance: Vec<usize>,
+    filled: Vec<u32>,
+    generation: u32,
+}
+
+impl RankEncoding {
+    pub fn new(puzzle: &Puzzle, shapes: &ShapeTable) -> RankEncoding {
+        let board = &puzzle.board;
+        let open: Vec<u16> = (0..board.len())
+            .filter(|&c| board.kind(c) != CellKind::Wall)
+            .map(|c| c as u16)
+            .collect();
+        let types = puzzle.types.len();
+        let mut counts: Vec<u32> = puzzle.counts.iter().map(|&c| c as u32).collect();
+        let covered: usize = (0..types)
+            .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
+            .sum();
+        counts.push((open.len() - covered) as u32);
+        let length: u32 = counts.iter().sum();
+        // bound = length! / prod(count!) computed as a product of binomials.
+        let words = multinomial_words(&counts);
+        let mut bound = vec![0u64; words];
+        bound[0] = 1;
+        let mut n = 0u64;
+        for &c in &counts {
+            for k in 1..=c as u64 {
+                n += 1;
+                words::mul_small(&mut bound, n);
+                words::div_small(&mut bound, k);
+            }
+        }
+        let mut minus_one = bound.clone();
+        let mut one = vec![0u64; words];
+        one[0] = 1;
+        words::sub(&mut minus_one, &one);
+        let bits = words::bit_length(&minus_one).max(1);
+        let divisors = (0..=length as u64)
+            .map(|d| ExactDivisor::new(d.max(1)))
+            .collect();
+        let type_starts = (0..types).map(|t| puzzle.type_range(t).start).collect();
+        let instance_types = (0..puzzle.instances())
+            .map(|i| puzzle.instance_type(i) as u16)
+            .collect();
+        RankEncoding {
+            open,
+            counts: counts.clone(),
+            shapes: (0..types).map(|t| shapes.cells(t).to_vec()).collect(),
+            type_starts,
+            instance_types,
+            bound,
+            bits,
+            divisors,
+            remaining: counts,
+            m: vec![0; words + 1],
+            tmp: vec![0; words + 1],
+            rest: vec![0; words + 1],
+            next_instance: vec![0; types],
+            filled: vec![0; board.len()],
+            generation: 0,
+        }
+    }
+
+    /// The combinatorial bound: the number of permutations of the multiset of
+    /// blocks and spaces (thesis §1.2.1), as little-endian words.
+    pub fn bound(&self) -> &[u64] {
+        &self.bound
+    }
+
+    fn fits_u64(&self) -> bool {
+        self.bound[1..].iter().all(|&w| w == 0)
+    }
+
+    fn space(&self) -> usize {
+        self.counts.len() - 1
+    }
+
+    #[inline]
+    fn symbol_at(&self, state: &State, cell: usize) -> Option<usize> {
+        let o = state.owner[cell];
+        if o == NO_OWNER {
+            Some(self.space())
+        } else if state.anchors[o as usize] as usize == cell {
+            Some(self.instance_types[o as usize] as usize)
+        } else {
+            None
+        }
+    }
+
+    fn encode_u64(&mut self, state: &State) -> u64 {
+        self.remaining.copy_from_slice(&self.counts);
+        let mut n = self.remaining.iter().sum::<u32>() as usize;
+        let mut m = self.bound[0] as u128;
+        let mut rank = 0u128;
+        for k in 0..self.open.len() {
+            if m == 1 {
+                break;
+            }
+            let cell = self.open[k] as usize;
+            let Some(sym) = self.symbol_at(state, cell) else {
+                continue;
+            };
+            let prefix: u32 = self.remaining[..sym].iter().sum();
+            let d = self.divisors[n];
+            rank += d.divide(m * prefix as u128);
+            m = d.divide(m * self.remaining[sym] as u128);
+            self.remaining[sym] -= 1;
+            n -= 1;
+        }
+        rank as u64
+    }
+
+    fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
+        self.remaining.copy_from_slice(&self.counts);
+        let mut n = self.remaining.iter().sum::<u32>() as u64;
+        let w = self.bound.len();
+        self.m[..w].copy_from_slice(&self.bound);
+        self.m[w] = 0;
+        self.rest.fill(0);
+        for k in 0..self.open.len() {
+            let cell = self.open[k] as usize;
+            let Some(sym) = self.symbol_at(state, cell) else {
+                continue;
+            };
+            let prefix: u32 = self.remaining[..sym].iter().sum();
+            if prefix > 0 {
+                self.tmp.copy_from_slice(&self.m);
+                words::mul_small(&mut self.tmp, prefix as u64);
+                words::div_small(&mut self.tmp, n);
+                words::add(&mut self.rest, &self.tmp);
+            }
+            words::mul_small(&mut self.m, self.remaining[sym] as u64);
+            words::div_small(&mut self.m, n);
+            self.remaining[sym] -= 1;
+            n -= 1;
+        }
+        let kw = key.len();
+        key.copy_from_slice(&self.rest[..kw]);
+    }
+
+    /// Starts a refill of the board: clears the owner map and fill marks.
+    fn begin_fill(&mut self, state: &mut State) {
+        state.owner.fill(NO_OWNER);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.filled.fill(0);
+            self.generation = 1;
+        }
+        self.next_instance.copy_from_slice(&self.type_starts);
+    }
+
+    /// Puts `sym` on the first unfilled open cell at or after `cursor`.
+    #[inline]
+    fn place(&mut self, state: &mut State, cursor: &mut usize, sym: usize) {
+        let g = self.generation;
+        while self.filled[self.open[*cursor] as usize] == g {
+            *cursor += 1;
+        }
+        let cell = self.open[*cursor] as usize;
+        if sym == self.space() {
+            self.filled[cell] = g;
+        } else {
+            let i = self.next_instance[sym];
+            self.next_instance[sym] += 1;
+            state.anchors[i] = cell as u16;
+            for &off in &self.shapes[sym] {
+                let c = (cell as i32 + off) as usize;
+                self.filled[c] = g;
+                state.owner[c] = i as u16;
+            }
+        }
+    }
+
+    fn decode_u64(&mut self, rank: u64, state: &mut State) {
+        self.begin_fill(state);
+        self.remaining.copy_from_slice(&self.counts);
+        let mut n = self.remaining.iter().sum::<u32>() as usize;
+        let mut m = self.bound[0] as u128;
+        let mut rank = rank as u128;
+        let mut cursor = 0;
+        let space = self.space();
+        while n > 0 {
+            if self.remaining[space] as usize == n {
+                break; // only spaces left: the owner map already shows them
+            }
+            let d = self.divisors[n];
+            let mut sym = 0;
+            loop {
+                let c = self.remaining[sym];
+                if c > 0 {
+                    let block = d.divide(m * c as u128);
+                    if rank < block {
+                        m = block;
+                        break;
+                    }
+                    rank -= block;
+                }
+                sym += 1;
+            }
+            self.place(state, &mut cursor, sym);
+            self.remaining[sym] -= 1;
+            n -= 1;
+        }
+    }
+
+    fn decode_wide(&mut self, key: &[u64], state: &mut State) {
+        self.begin_fill(state);
+        self.remaining.copy_from_slice(&self.counts);
+        let mut n = self.remaining.iter().sum::<u32>() as u64;
+        let w = self.bound.len();
+        self.m[..w].copy_from_slice(&self.bound);
+        self.m[w] = 0;
+        self.rest.fill(0);
+        self.rest[..key.len()].copy_from_slice(key);
+        let mut cursor = 0;
+        let space = self.space();
+        while n > 0 {
+            if self.remaining[space] as u64 == n {
+                break;
+            }
+            let mut sym = 0;
+            loop {
+                let c = self.remaining[sym];
+                if c > 0 {
+                    self.tmp.copy_from_slice(&self.m);
+                    words::mul_small(&mut self.tmp, c as u64);
+                    words::div_small(&mut self.tmp, n);
+                    if words::cmp(&self.rest, &self.tmp).is_lt() {
+                        std::mem::swap(&mut self.m, &mut self.tmp);
+                        break;
+                    }
+                    words::sub(&mut self.rest, &self.tmp);
+                }
+                sym += 1;
+            }
+            self.place(state, &mut cursor, sym);
+            self.remaining[sym] -= 1;
+            n -= 1;
+        }
+    }
+}
+
+/// Words needed to hold the multinomial of `counts` (with a little headroom).
+fn multinomial_words(counts: &[u32]) -> usize {
+    // log2(n!/prod c!) <= sum over symbols of c * log2(n / c) + 1.
+    let n: f64 = counts.iter().map(|&c| c as f64).sum();
+    let bits: f64 = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| c as f64 * (n / c as f64).log2())
+        .sum();
+    ((bits as usize + 2) / 64) + 1
+}
+
+impl PositionEncoding for RankEncoding {
+    fn name(&self) -> &'static str {
+        "rank"
+    }
+
+    fn key_bits(&self) -> u32 {
+        self.bits
+    }
+
+    #[inline]
+    fn encode(&mut self, state: &State, key: &mut [u64]) {
+        if self.fits_u64() {
+            key[0] = self.encode_u64(state);
+        } else {
+            self.encode_wide(state, key);
+        }
+    }
+
+    #[inline]
+    fn decode(&mut self, key: &[u64], state: &mut State) {
+        if self.fits_u64() {
+            self.decode_u64(key[0], state);
+        } else {
+            self.decode_wide(key, state);
+        }
+    }
+}

@@ -1,0 +1,303 @@
+//! The one move generator, shared by every search algorithm, the feature
+//! extraction and the counting commands.
+//!
+//! A position is a [`State`] (anchors plus a cell-owner map). For each block
+//! type the generator precomputes where the shape fits on the empty board
+//! (walls, board edges and, for non-masters, doors excluded) and, per
+//! direction, the "leading edge": the cells a one-cell step newly covers. A
+//! step is then one table lookup plus a check of the leading-edge cells;
+//! `--metric moves` flood-fills the block's reachable anchors with the other
+//! blocks fixed (around corners for free blocks, straight for sliders).
+
+mod state;
+
+pub use state::{ShapeTable, State, NO_OWNER};
+
+use crate::model::{Axis, Puzzle};
+use crate::params::Metric;
+use crate::solution::Direction;
+
+/// Marks "no such cell" in the neighbour table.
+const NONE: u16 = u16::MAX;
+
+/// One move: instance `instance` goes from anchor `from` to anchor `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub instance: u16,
+    pub from: u16,
+    pub to: u16,
+}
+
+/// Static tables of a puzzle's moves plus reusable scratch space.
+#[derive(Clone, Debug)]
+pub struct MoveGenerator {
+    cells: usize,
+    metric: Metric,
+    shapes: ShapeTable,
+    /// `fits[type * cells + anchor]`: the shape fits there on the empty board.
+    fits: Vec<bool>,
+    /// `neighbor[cell][direction]` or [`NONE`] at the board's edge.
+    neighbor: Vec<[u16; 4]>,
+    /// Per type and direction: cell offsets (from the current anchor) that a
+    /// one-cell step newly covers.
+    leading: Vec<[Vec<i32>; 4]>,
+    /// Per type: directions it may move in (sliders: two).
+    directions: Vec<Vec<usize>>,
+    /// Per instance: false when locked in place.
+    movable: Vec<bool>,
+    stamp: Vec<u32>,
+    generation: u32,
+    queue: Vec<u16>,
+}
+
+impl MoveGenerator {
+    /// Tables for `puzzle` under `metric`; instances of the `locked` types never move.
+    pub fn new(puzzle: &Puzzle, metric: Metric, locked: &[usize]) -> MoveGenerator {
+        let board = &puzzle.board;
+        let cells = board.len();
+        let shapes = ShapeTable::new(puzzle);
+        let w = board.width() as i32;
+        let mut neighbor = vec![[NONE; 4]; cells];
+        for (c, n) in neighbor.iter_mut().enumerate() {
+            for (k, d) in Direction::ALL.iter().enumerate() {
+                let (dr, dc) = d.delta();
+                if let Some(x) = board.offset(c, dr, dc) {
+                    n[k] = x as u16;
+                }
+            }
+        }
+        let mut fits = vec![false; puzzle.types.len() * cells];
+        let mut leading = Vec::new();
+        let mut directions = Vec::new();
+        for (t, ty) in puzzle.types.iter().enumerate() {
+            for a in 0..cells {
+                fits[t * cells + a] = ty.shape.offsets().iter().all(|&(dr, dc)| {
+                    board
+                        .offset(a, dr, dc)
+                        .is_some_and(|x| board.allows(x, ty.is_master))
+                });
+            }
+            let own: Vec<(i32, i32)> = ty.shape.offsets().to_vec();
+            let lead = Direction::ALL.map(|d| {
+                let (dr, dc) = d.delta();
+                own.iter()
+                    .map(|&(r, c)| (r + dr, c + dc))
+                    .filter(|x| !own.contains(x))
+                    .map(|(r, c)| r * w + c)
+                    .collect()
+            });
+            leading.push(lead);
+            directions.push(match ty.slider {
+                None => vec![0, 1, 2, 3],
+                Some(Axis::Vertical) => vec![0, 1],
+                Some(Axis::Horizontal) => vec![2, 3],
+            });
+        }
+        let movable = (0..puzzle.instances())
+            .map(|i| !locked.contains(&puzzle.instance_type(i)))
+            .collect();
+        MoveGenerator {
+            cells,
+            metric,
+            shapes,
+            fits,
+            neighbor,
+            leading,
+            directions,
+            movable,
+            stamp: vec![0; cells],
+            generation: 0,
+            queue: Vec::new(),
+        }
+    }
+
+    pub fn shapes(&self) -> &ShapeTable {
+        &self.shapes
+    }
+
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// True when a block of `block_type` fits at `anchor` on the empty board.
+    pub fn fits(&self, block_type: usize, anchor: usize) -> bool {
+        self.fits[block_type * self.cells + anchor]
+    }
+
+    /// Anchors where a type fits on the empty board: its domain.
+    pub fn domain(&self, block_type: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.cells).filter(move |&a| self.fits(block_type, a))
+    }
+
+    /// Where instance `i` (of type `t`, virtually at anchor `at`) lands after
+    /// one step in `direction`, if that cell range is free (its own cells count as free).
+    #[inline]
+    fn step_target(
+        &self,
+        state: &State,
+        i: usize,
+        t: usize,
+        at: usize,
+        direction: usize,
+    ) -> Option<usize> {
+        let q = self.neighbor[at][direction];
+        if q == NONE || !self.fits[t * self.cells + q as usize] {
+            return None;
+        }
+        let me = i as u16;
+        for &off in &self.leading[t][direction] {
+            let o = state.owner[(at as i32 + off) as usize];
+            if o != NO_OWNER && o != me {
+                return None;
+            }
+        }
+        Some(q as usize)
+    }
+
+    /// True when instance `i` could step one cell in `direction` (sliders'
+    /// axis ignored): used by resting-block pruning to tell touching sides.
+    pub fn can_step(&self, state: &State, i: usize, direction: Direction) -> bool {
+        let t = self.shapes.type_of(i);
+        self.step_target(state, i, t, state.anchors[i] as usize, direction as usize)
+            .is_some()
+    }
+
+    /// Appends every legal move of `state` to `out` (cleared first).
+    pub fn generate(&mut self, state: &State, out: &mut Vec<Move>) {
+        out.clear();
+        for i in 0..state.anchors.len() {
+            self.generate_for(state, i, out);
+        }
+    }
+
+    /// Appends the legal moves of one instance to `out`.
+    pub fn generate_for(&mut self, state: &State, i: usize, out: &mut Vec<Move>) {
+        if !self.movable[i] {
+            return;
+        }
+        let t = self.shapes.type_of(i);
+        let from = state.anchors[i] as usize;
+        match self.metric {
+            Metric::Steps => {
+                for &d in &self.directions[t] {
+                    if let Some(q) = self.step_target(state, i, t, from, d) {
+                        out.push(Move {
+                            instance: i as u16,
+                            from: from as u16,
+                            to: q as u16,
+                        });
+                    }
+                }
+            }
+            Metric::Moves => self.flood(state, i, t, from, |q| {
+                out.push(Move {
+                    instance: i as u16,
+                    from: from as u16,
+                    to: q as u16,
+                });
+            }),
+        }
+    }
+
+    /// Visits every anchor instance `i` can reach with the others fixed
+    /// (excluding where it stands).
+    fn flood(
+        &mut self,
+        state: &State,
+        i: usize,
+        t: usize,
+        from: usize,
+        mut visit: impl FnMut(usize),
+    ) {
+        self.next_generation();
+        let g = self.generation;
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        queue.push(from as u16);
+        self.stamp[from] = g;
+        let mut head = 0;
+        while head < queue.len() {
+            let at = queue[head] as usize;
+            head += 1;
+            for &d in &self.directions[t] {
+                if let Some(q) = self.step_target(state, i, t, at, d) {
+                    if self.stamp[q] != g {
+                        self.stamp[q] = g;
+                        queue.push(q as u16);
+                        visit(q);
+                    }
+                }
+            }
+        }
+        self.queue = queue;
+    }
+
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Moves a block in place.
+    #[inline]
+    pub fn apply(&self, state: &mut State, m: Move) {
+        let t = self.shapes.type_of(m.instance as usize);
+        for &off in self.shapes.cells(t) {
+            state.owner[(m.from as i32 + off) as usize] = NO_OWNER;
+        }
+        for &off in self.shapes.cells(t) {
+            state.owner[(m.to as i32 + off) as usize] = m.instance;
+        }
+        state.anchors[m.instance as usize] = m.to;
+    }
+
+    /// Reverts [`MoveGenerator::apply`].
+    #[inline]
+    pub fn undo(&self, state: &mut State, m: Move) {
+        self.apply(
+            state,
+            Move {
+                instance: m.instance,
+                from: m.to,
+                to: m.from,
+            },
+        );
+    }
+
+    /// The unit steps of a shortest path of instance `i` from where it stands
+    /// to `to`, the other blocks fixed (for printing solutions).
+    pub fn path(&mut self, state: &State, i: usize, to: usize) -> Option<Vec<Direction>> {
+        let t = self.shapes.type_of(i);
+        let from = state.anchors[i] as usize;
+        if from == to {
+            return Some(Vec::new());
+        }
+        let mut parent: Vec<(u16, u8)> = vec![(NONE, 0); self.cells];
+        let mut queue = std::collections::VecDeque::from([from]);
+        parent[from] = (from as u16, 0);
+        while let Some(at) = queue.pop_front() {
+            for &d in &self.directions[t] {
+                if let Some(q) = self.step_target(state, i, t, at, d) {
+                    if parent[q].0 == NONE {
+                        parent[q] = (at as u16, d as u8);
+                        if q == to {
+                            let mut steps = Vec::new();
+                            let mut x = q;
+                            while x != from {
+                                let (p, d) = parent[x];
+                                steps.push(Direction::ALL[d as usize]);
+                                x = p as usize;
+                            }
+                            steps.reverse();
+                            return Some(steps);
+                        }
+                        queue.push_back(q);
+                    }
+                }
+            }
+        }
+        None
+    }
+}

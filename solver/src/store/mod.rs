@@ -1,0 +1,125 @@
+//! Where positions live during a search: the visited set (flat
+//! open-addressing tables of byte-packed keys, sharded so that growth never
+//! doubles the whole set at once) and flat FIFO queues of keys.
+
+mod queue;
+mod table;
+
+pub use queue::KeyQueue;
+pub use table::{hash_key, Insert, KeyTable, MAX_WORDS};
+
+/// A visited set split into shards by the top bits of the key's hash. Each
+/// shard grows on its own, so the transient cost of growing is one shard's.
+#[derive(Clone, Debug)]
+pub struct VisitedSet {
+    shards: Vec<KeyTable>,
+    shift: u32,
+    key_words: usize,
+    peak_bytes: usize,
+}
+
+impl VisitedSet {
+    /// A set for keys of `key_bits` bits with `payload_bits` of payload each.
+    pub fn new(key_bits: u32, payload_bits: u32) -> VisitedSet {
+        let shard_bits = 6;
+        let shards = (0..1usize << shard_bits)
+            .map(|_| KeyTable::new(key_bits, payload_bits, 16))
+            .collect();
+        let mut set = VisitedSet {
+            shards,
+            shift: 64 - shard_bits,
+            key_words: (key_bits as usize).div_ceil(64).max(1),
+            peak_bytes: 0,
+        };
+        set.peak_bytes = set.bytes();
+        set
+    }
+
+    /// Words per key.
+    pub fn key_words(&self) -> usize {
+        self.key_words
+    }
+
+    #[inline]
+    fn shard_of(&self, hash: u64) -> usize {
+        (hash >> self.shift) as usize
+    }
+
+    /// Number of stored keys.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes held now.
+    pub fn bytes(&self) -> usize {
+        self.shards.iter().map(|s| s.bytes()).sum()
+    }
+
+    /// The most bytes held at any moment, growth transients included.
+    pub fn peak_bytes(&self) -> usize {
+        self.peak_bytes
+    }
+
+    /// Bytes the set would hold at its peak if the next insertion into the
+    /// shard of `hash` made it grow.
+    #[inline]
+    pub fn bytes_if_grown(&self, hash: u64) -> usize {
+        let s = &self.shards[self.shard_of(hash)];
+        if s.will_grow() {
+            self.bytes() - s.bytes() + s.growth_peak_bytes()
+        } else {
+            0
+        }
+    }
+
+    /// The largest payload the set can store.
+    pub fn max_payload(&self) -> u64 {
+        self.shards[0].max_payload()
+    }
+
+    /// Inserts a key unless present.
+    #[inline]
+    pub fn insert(&mut self, key: &[u64], payload: u64) -> Insert {
+        let h = hash_key(&key[..self.key_words]);
+        let shard = self.shard_of(h);
+        if self.shards[shard].will_grow() {
+            let peak =
+                self.bytes() - self.shards[shard].bytes() + self.shards[shard].growth_peak_bytes();
+            self.peak_bytes = self.peak_bytes.max(peak);
+        }
+        self.shards[shard].insert(&key[..self.key_words], h, payload)
+    }
+
+    /// The payload stored with a key.
+    #[inline]
+    pub fn get(&self, key: &[u64]) -> Option<u64> {
+        let h = hash_key(&key[..self.key_words]);
+        self.shards[self.shard_of(h)]
+            .find(&key[..self.key_words], h)
+            .map(|x| x.1)
+    }
+
+    /// Replaces the payload of a stored key; false if the key is absent.
+    pub fn set_payload(&mut self, key: &[u64], payload: u64) -> bool {
+        let h = hash_key(&key[..self.key_words]);
+        let shard = self.shard_of(h);
+        match self.shards[shard].find(&key[..self.key_words], h) {
+            Some((slot, _)) => {
+                self.shards[shard].set_payload(slot, payload);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Calls `f(key, payload)` for every stored key.
+    pub fn for_each(&self, mut f: impl FnMut(&[u64], u64)) {
+        for s in &self.shards {
+            s.for_each(&mut f);
+        }
+    }
+}

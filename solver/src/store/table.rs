@@ -1,0 +1,337 @@
+//! One flat open-addressing hash table of fixed-width slots, each holding a
+//! key and a small payload packed into as few bytes as they need (a 37-bit
+//! key with a 2-bit payload takes 5 bytes, not 8 or 16). Linear probing,
+//! power-of-two capacity, growth by doubling at 7/8 load. No allocation per
+//! position: the table is one `Vec<u8>`.
+
+/// Longest key supported, in 64-bit words (4096 bits).
+pub const MAX_WORDS: usize = 64;
+
+/// Result of [`KeyTable::insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Insert {
+    /// The key was new and is now stored with the given payload.
+    New,
+    /// The key was already there, with this payload, at this slot.
+    Present { slot: usize, payload: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct KeyTable {
+    key_bits: u32,
+    payload_bits: u32,
+    slot_bytes: usize,
+    capacity: usize,
+    len: usize,
+    data: Vec<u8>,
+}
+
+/// Mixes a key's words into 64 well-spread bits.
+#[inline]
+pub fn hash_key(key: &[u64]) -> u64 {
+    let mut h = 0x243F_6A88_85A3_08D3u64;
+    for &w in key {
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 32)
+}
+
+impl KeyTable {
+    /// An empty table for keys of `key_bits` bits and payloads of
+    /// `payload_bits` bits (at least 1; the all-ones payload is reserved).
+    pub fn new(key_bits: u32, payload_bits: u32, capacity: usize) -> KeyTable {
+        let payload_bits = payload_bits.max(1);
+        let slot_bytes = (key_bits + payload_bits).div_ceil(8) as usize;
+        assert!(
+            slot_bytes <= MAX_WORDS * 8,
+            "position keys wider than {} bits are not supported",
+            MAX_WORDS * 64
+        );
+        let capacity = capacity.next_power_of_two().max(16);
+        KeyTable {
+            key_bits,
+            payload_bits,
+            slot_bytes,
+            capacity,
+            len: 0,
+            data: vec![0xFF; capacity * slot_bytes + 8],
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    pub fn slot_bytes(&self) -> usize {
+        self.slot_bytes
+    }
+
+    /// Bytes held by the table.
+    pub fn bytes(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The largest payload that can be stored.
+    pub fn max_payload(&self) -> u64 {
+        if self.payload_bits >= 64 {
+            u64::MAX - 1
+        } else {
+            (1u64 << self.payload_bits) - 2
+        }
+    }
+
+    /// True when the next insertion of a new key will double the table.
+    pub fn will_grow(&self) -> bool {
+        self.len + 1 > self.capacity / 8 * 7
+    }
+
+    /// Bytes held while the table doubles (old and new arrays together).
+    pub fn growth_peak_bytes(&self) -> usize {
+        self.data.len() * 3
+    }
+
+    #[inline]
+    fn read_slot(&self, slot: usize, out: &mut [u64]) {
+        // `data` has 8 bytes of padding, so whole-word loads never run past it.
+        let base = slot * self.slot_bytes;
+        let words = out.len();
+        for (i, o) in out.iter_mut().enumerate() {
+            let off = base + 8 * i;
+            let w = u64::from_le_bytes(self.data[off..off + 8].try_into().expect("8 bytes"));
+            let left = self.slot_bytes - 8 * i;
+            *o = if i + 1 == words && left < 8 {
+                w & ((1u64 << (8 * left)) - 1)
+            } else {
+                w
+            };
+        }
+    }
+
+    #[inline]
+    fn write_slot(&mut self, slot: usize, value: &[u64]) {
+        let sb = self.slot_bytes;
+        let bytes = &mut self.data[slot * sb..(slot + 1) * sb];
+        for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+            let b = value[i].to_le_bytes();
+            let n = chunk.len();
+            chunk.copy_from_slice(&b[..n]);
+        }
+    }
+
+    fn empty_payload(&self) -> u64 {
+        if self.payload_bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.payload_bits) - 1
+        }
+    }
+
+    #[inline]
+    fn payload_of(&self, v: &[u64]) -> u64 {
+        let pb = self.payload_bits.min(64);
+        let (w, s) = ((self.key_bits / 64) as usize, self.key_bits % 64);
+        let mut p = v[w] >> s;
+        if s + pb > 64 {
+            p |= v[w + 1] << (64 - s);
+        }
+        if pb == 64 {
+            p
+        } else {
+            p & ((1u64 << pb) - 1)
+        }
+    }
+
+    #[inline]
+    fn set_payload_bits(&self, v: &mut [u64], payload: u64) {
+        let kb = self.key_bits;
+        let pb = self.payload_bits.min(64);
+        // Fast path: the payload lies within one word.
+        let (w, s) = ((kb / 64) as usize, kb % 64);
+        if s + pb <= 64 {
+            let mask = if pb == 64 {
+                u64::MAX
+            } else {
+                ((1u64 << pb) - 1) << s
+            };
+            v[w] = (v[w] & !mask) | ((payload << s) & mask);
+            return;
+        }
+        for k in 0..pb {
+            let bit = kb + k;
+            let (w, s) = ((bit / 64) as usize, bit % 64);
+            v[w] = (v[w] & !(1 << s)) | (((payload >> k) & 1) << s);
+        }
+    }
+
+    #[inline]
+    fn key_matches(&self, v: &[u64], key: &[u64]) -> bool {
+        let full = (self.key_bits / 64) as usize;
+        if v[..full] != key[..full] {
+            return false;
+        }
+        let rest = self.key_bits % 64;
+        rest == 0 || (v[full] ^ key[full]) & ((1u64 << rest) - 1) == 0
+    }
+
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        // Low bits pick the slot; the sharded set uses the high bits.
+        (hash as usize) & (self.capacity - 1)
+    }
+
+    /// Looks a key up: its slot and payload.
+    pub fn find(&self, key: &[u64], hash: u64) -> Option<(usize, u64)> {
+        let words = self.slot_bytes.div_ceil(8);
+        let mut v = [0u64; MAX_WORDS];
+        let mut slot = self.home(hash);
+        loop {
+            self.read_slot(slot, &mut v[..words]);
+            let p = self.payload_of(&v[..words]);
+            if p == self.empty_payload() {
+                return None;
+            }
+            if self.key_matches(&v, key) {
+                return Some((slot, p));
+            }
+            slot = (slot + 1) & (self.capacity - 1);
+        }
+    }
+
+    /// Inserts `key` with `payload` unless present (then reports the stored payload).
+    pub fn insert(&mut self, key: &[u64], hash: u64, payload: u64) -> Insert {
+        debug_assert!(payload <= self.max_payload());
+        if self.will_grow() {
+            self.grow();
+        }
+        let words = self.slot_bytes.div_ceil(8);
+        let mut v = [0u64; MAX_WORDS];
+        let mut slot = self.home(hash);
+        loop {
+            self.read_slot(slot, &mut v[..words]);
+            let p = self.payload_of(&v[..words]);
+            if p == self.empty_payload() {
+                v[..words].fill(0);
+                let kw = key.len().min(words);
+                v[..kw].copy_from_slice(&key[..kw]);
+                self.set_payload_bits(&mut v[..words], payload);
+                self.write_slot(slot, &v[..words]);
+                self.len += 1;
+                return Insert::New;
+            }
+            if self.key_matches(&v, key) {
+                return Insert::Present { slot, payload: p };
+            }
+            slot = (slot + 1) & (self.capacity - 1);
+        }
+    }
+
+    /// Replaces the payload of an occupied slot.
+    pub fn set_payload(&mut self, slot: usize, payload: u64) {
+        let words = self.slot_bytes.div_ceil(8);
+        let mut v = [0u64; MAX_WORDS];
+        self.read_slot(slot, &mut v[..words]);
+        self.set_payload_bits(&mut v[..words], payload);
+        self.write_slot(slot, &v[..words]);
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(
+            self,
+            KeyTable::new(self.key_bits, self.payload_bits, self.capacity * 2),
+        );
+        let words = old.slot_bytes.div_ceil(8);
+        let key_words = (old.key_bits as usize).div_ceil(64).max(1);
+        let mut v = [0u64; MAX_WORDS];
+        for slot in 0..old.capacity {
+            old.read_slot(slot, &mut v[..words]);
+            let payload = old.payload_of(&v[..words]);
+            if payload == old.empty_payload() {
+                continue;
+            }
+            let mut key = v;
+            clear_above(&mut key[..words], old.key_bits);
+            let h = hash_key(&key[..key_words]);
+            self.insert(&key[..key_words], h, payload);
+        }
+    }
+
+    /// Calls `f(key, payload)` for every stored key (key words beyond the key bits are zero).
+    pub fn for_each(&self, mut f: impl FnMut(&[u64], u64)) {
+        let words = self.slot_bytes.div_ceil(8);
+        let key_words = (self.key_bits as usize).div_ceil(64).max(1);
+        let mut v = [0u64; MAX_WORDS];
+        for slot in 0..self.capacity {
+            self.read_slot(slot, &mut v[..words]);
+            let p = self.payload_of(&v[..words]);
+            if p == self.empty_payload() {
+                continue;
+            }
+            clear_above(&mut v[..words], self.key_bits);
+            f(&v[..key_words], p);
+        }
+    }
+}
+
+/// Zeroes every bit at or above `bits`.
+fn clear_above(v: &mut [u64], bits: u32) {
+    for (i, w) in v.iter_mut().enumerate() {
+        let lo = i as u32 * 64;
+        if lo >= bits {
+            *w = 0;
+        } else if bits - lo < 64 {
+            *w &= (1u64 << (bits - lo)) - 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_keys_of_odd_widths_through_growth() {
+        for &(kb, pb) in &[(5u32, 2u32), (37, 2), (62, 2), (64, 16), (70, 3), (130, 20)] {
+            let mut t = KeyTable::new(kb, pb, 16);
+            let words = (kb as usize).div_ceil(64);
+            let key = |i: u64| {
+                let mut k = vec![0u64; words];
+                k[0] =
+                    i.wrapping_mul(0x9E37_79B9) & if kb < 64 { (1u64 << kb) - 1 } else { u64::MAX };
+                if words > 1 {
+                    k[words - 1] = i & 3;
+                }
+                k
+            };
+            let n = if kb == 5 { 32 } else { 5000 };
+            for i in 0..n {
+                let k = key(i);
+                assert_eq!(
+                    t.insert(&k, hash_key(&k), i % 3),
+                    Insert::New,
+                    "kb={kb} i={i}"
+                );
+            }
+            assert_eq!(t.len(), n as usize);
+            for i in 0..n {
+                let k = key(i);
+                assert_eq!(t.find(&k, hash_key(&k)).map(|x| x.1), Some(i % 3));
+                assert!(
+                    matches!(t.insert(&k, hash_key(&k), 0), Insert::Present { payload, .. } if payload == i % 3)
+                );
+            }
+            let mut seen = 0;
+            t.for_each(|_, _| seen += 1);
+            assert_eq!(seen, n as usize);
+        }
+    }
+}
