@@ -6,9 +6,13 @@
 pub mod cli;
 pub mod encoding;
 pub mod formats;
+pub mod geometry;
+pub mod heuristics;
 pub mod model;
 pub mod moves;
 pub mod params;
+pub mod pruning;
 pub mod report;
+pub mod search;
 pub mod solution;
 pub mod store;

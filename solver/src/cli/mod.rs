@@ -7,7 +7,9 @@ use clap::{Args, Parser, Subcommand};
 use crate::formats::{self, Format, ImportOptions};
 use crate::model::Puzzle;
 
+pub mod search_args;
 pub mod show;
+pub mod solve;
 
 /// Sliding-block puzzle solver.
 #[derive(Parser, Debug)]
@@ -21,6 +23,8 @@ pub struct Cli {
 pub enum Command {
     /// Print a puzzle's start position and goals.
     Show(show::ShowArgs),
+    /// Search for a solution (exit 0 solved, 1 no solution or limit reached, 2 bad input).
+    Solve(solve::SolveArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -71,5 +75,32 @@ impl Failure {
 pub fn run(cli: Cli) -> Result<i32, Failure> {
     match cli.command {
         Command::Show(args) => show::run(&args),
+        Command::Solve(args) => solve::run(&args),
     }
+}
+
+/// Writes a file so that it is either absent, the old one, or complete: a
+/// temporary file in the same folder, flushed, then renamed over the target.
+pub fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let target = std::path::Path::new(path);
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }

@@ -15,6 +15,7 @@ pub struct VisitedSet {
     shards: Vec<KeyTable>,
     shift: u32,
     key_words: usize,
+    bytes: usize,
     peak_bytes: usize,
 }
 
@@ -29,9 +30,11 @@ impl VisitedSet {
             shards,
             shift: 64 - shard_bits,
             key_words: (key_bits as usize).div_ceil(64).max(1),
+            bytes: 0,
             peak_bytes: 0,
         };
-        set.peak_bytes = set.bytes();
+        set.bytes = set.shards.iter().map(|s| s.bytes()).sum();
+        set.peak_bytes = set.bytes;
         set
     }
 
@@ -55,25 +58,14 @@ impl VisitedSet {
     }
 
     /// Bytes held now.
+    #[inline]
     pub fn bytes(&self) -> usize {
-        self.shards.iter().map(|s| s.bytes()).sum()
+        self.bytes
     }
 
     /// The most bytes held at any moment, growth transients included.
     pub fn peak_bytes(&self) -> usize {
         self.peak_bytes
-    }
-
-    /// Bytes the set would hold at its peak if the next insertion into the
-    /// shard of `hash` made it grow.
-    #[inline]
-    pub fn bytes_if_grown(&self, hash: u64) -> usize {
-        let s = &self.shards[self.shard_of(hash)];
-        if s.will_grow() {
-            self.bytes() - s.bytes() + s.growth_peak_bytes()
-        } else {
-            0
-        }
     }
 
     /// The largest payload the set can store.
@@ -84,14 +76,32 @@ impl VisitedSet {
     /// Inserts a key unless present.
     #[inline]
     pub fn insert(&mut self, key: &[u64], payload: u64) -> Insert {
+        self.insert_within(key, payload, u64::MAX)
+            .expect("no memory budget")
+    }
+
+    /// Inserts a key unless present, or returns `None` without inserting when
+    /// growing a shard for it would take the set above `budget` bytes.
+    #[inline]
+    pub fn insert_within(&mut self, key: &[u64], payload: u64, budget: u64) -> Option<Insert> {
         let h = hash_key(&key[..self.key_words]);
         let shard = self.shard_of(h);
-        if self.shards[shard].will_grow() {
-            let peak =
-                self.bytes() - self.shards[shard].bytes() + self.shards[shard].growth_peak_bytes();
-            self.peak_bytes = self.peak_bytes.max(peak);
+        let table = &mut self.shards[shard];
+        if !table.will_grow() {
+            return Some(table.insert(&key[..self.key_words], h, payload));
         }
-        self.shards[shard].insert(&key[..self.key_words], h, payload)
+        if let Some((slot, payload)) = table.find(&key[..self.key_words], h) {
+            return Some(Insert::Present { slot, payload });
+        }
+        let old = table.bytes();
+        let peak = self.bytes - old + table.growth_peak_bytes();
+        if peak as u64 > budget {
+            return None;
+        }
+        self.peak_bytes = self.peak_bytes.max(peak);
+        let r = table.insert(&key[..self.key_words], h, payload);
+        self.bytes = self.bytes - old + table.bytes();
+        Some(r)
     }
 
     /// The payload stored with a key.

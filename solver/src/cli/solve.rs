@@ -1,0 +1,168 @@
+//! `solver solve PUZZLE`: search for a solution and report it.
+
+use clap::Args;
+
+use super::search_args::{LimitArgs, SearchArgs};
+use super::{write_atomically, Failure, PuzzleInput};
+use crate::model::{Position, Puzzle};
+use crate::report::{SolveReport, Status};
+use crate::search::{self, Progress, SolveOptions, SolveOutput};
+use crate::solution::{self, SolutionMove};
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Print one JSON object per puzzle (JSON Lines for a collection).
+    #[arg(long)]
+    pub json: bool,
+    /// Write the solution to FILE (several puzzles: FILE.1, FILE.2, ...) and include it in the JSON.
+    #[arg(long, value_name = "FILE")]
+    pub solution: Option<String>,
+    /// Print the board after every move of the solution.
+    #[arg(long)]
+    pub show: bool,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
+    let puzzles = args.input.load()?;
+    let params = args.search.params()?;
+    let limits = args.limits.limits()?;
+    let many = puzzles.len() > 1;
+    let mut code = 0;
+    for (index, puzzle) in puzzles.iter().enumerate() {
+        let options = SolveOptions {
+            progress: Progress::new(args.quiet || many),
+        };
+        let out = search::solve(puzzle, &params, &limits, options)
+            .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;
+        // VERIFY-HOOK: replay with crate::verify once the verifier lands.
+        let mut report = SolveReport {
+            puzzle: args.input.puzzle.clone(),
+            name: puzzle.name.clone(),
+            status: out.status,
+            steps: out.steps(),
+            moves: out.moves(),
+            positions_examined: out.stats.examined,
+            positions_stored: out.stats.stored,
+            best_distance: out.stats.best_distance,
+            best_distance_positions: out.stats.best_distance_positions,
+            start_distance: out.start_distance,
+            goals_reached: out.goals_reached,
+            goals_total: puzzle.goals.len(),
+            elapsed_ms: out.elapsed_ms,
+            peak_memory_bytes: out.stats.peak_memory,
+            encoding: out.encoding.to_string(),
+            key_bits: out.key_bits,
+            limit: out.limit.map(|l| l.name().to_string()),
+            params: params.clone(),
+            limits,
+            solution: None,
+        };
+        if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
+            let path = if many {
+                format!("{file}.{}", index + 1)
+            } else {
+                file.clone()
+            };
+            write_atomically(&path, &solution::write(lines))
+                .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")))?;
+            report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
+        }
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string(&report).expect("report serializes")
+            );
+        } else {
+            print_summary(puzzle, &report, &out);
+        }
+        if args.show {
+            if let Some(lines) = &out.solution {
+                show_solution(puzzle, lines);
+            }
+        }
+        code = code.max(out.status.exit_code());
+    }
+    Ok(code)
+}
+
+fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) {
+    let name = puzzle.name.as_deref().unwrap_or(&r.puzzle);
+    match r.status {
+        Status::Solved => println!(
+            "{name}: solved in {} steps, {} moves",
+            r.steps.unwrap_or(0),
+            r.moves.unwrap_or(0)
+        ),
+        Status::NoSolution => println!(
+            "{name}: no solution under these settings (every reachable position examined); best master distance {} of {}",
+            r.best_distance, r.start_distance
+        ),
+        Status::LimitReached => println!(
+            "{name}: stopped by {} before a solution; best master distance {} of {} (first reached after {} positions)",
+            r.limit.as_deref().unwrap_or("a limit"),
+            r.best_distance,
+            r.start_distance,
+            r.best_distance_positions
+        ),
+    }
+    let secs = r.elapsed_ms as f64 / 1000.0;
+    println!(
+        "  {} positions examined, {} stored, {:.3} s ({:.0} positions/s), peak {:.1} MiB, {} encoding ({} bits)",
+        r.positions_examined,
+        r.positions_stored,
+        secs,
+        r.positions_examined as f64 / secs.max(1e-6),
+        r.peak_memory_bytes as f64 / (1 << 20) as f64,
+        out.encoding,
+        out.key_bits
+    );
+    if puzzle.goals.len() > 1 {
+        println!(
+            "  goal sections reached: {} of {}",
+            r.goals_reached, r.goals_total
+        );
+    }
+}
+
+/// Prints the board before the solution and after each move.
+fn show_solution(puzzle: &Puzzle, lines: &[SolutionMove]) {
+    let mut position = puzzle.start.clone();
+    println!("start:\n{}", puzzle.render(&position));
+    for (k, line) in lines.iter().enumerate() {
+        position = apply_line(puzzle, &position, line);
+        println!("move {}: {line}\n{}", k + 1, puzzle.render(&position));
+    }
+}
+
+/// The position after a (verified) solution line.
+fn apply_line(puzzle: &Puzzle, position: &Position, line: &SolutionMove) -> Position {
+    let w = puzzle.board.width();
+    let from = line.row * w + line.col;
+    let mut next = position.clone();
+    let Some(t) = puzzle.type_by_id(line.id) else {
+        return next;
+    };
+    let (mut r, mut c) = (line.row as i64, line.col as i64);
+    for s in &line.steps {
+        let (dr, dc) = s.delta();
+        r += dr as i64;
+        c += dc as i64;
+    }
+    if let Some(i) = puzzle
+        .type_range(t)
+        .find(|&i| next.anchors[i] as usize == from)
+    {
+        next.anchors[i] = (r as usize * w + c as usize) as u16;
+        puzzle.canonicalize(&mut next);
+    }
+    next
+}

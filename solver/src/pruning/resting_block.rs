@@ -1,0 +1,83 @@
+//! Resting-block pruning (thesis §3.2.1, fig. 3.8). A block *rests* when it
+//! touches something (wall, board edge, door it may not enter, or another
+//! block) on at least one vertical and one horizontal side; otherwise it
+//! *hangs* in mid-air. The thesis describes the rule but not its two levels,
+//! so we define them:
+//!
+//! | metric | relaxed | strict |
+//! |---|---|---|
+//! | moves | the moved block must rest after its move | no block may hang after the move |
+//! | steps | while some block hangs, only hanging blocks may move | as relaxed, and no block other than the moved one may hang after the step |
+//!
+//! Under steps a block passes through hanging places on its way, so the rule
+//! only forces it to finish its journey before another block moves.
+
+use super::Pruning;
+use crate::moves::{Move, MoveGenerator, State};
+use crate::params::{Metric, Resting};
+use crate::solution::Direction;
+
+pub struct RestingBlock {
+    level: Resting,
+    metric: Metric,
+    /// Hanging instances of the position being expanded.
+    hanging: Vec<bool>,
+    any_hanging: bool,
+}
+
+impl RestingBlock {
+    pub fn new(level: Resting, metric: Metric) -> RestingBlock {
+        RestingBlock {
+            level,
+            metric,
+            hanging: Vec::new(),
+            any_hanging: false,
+        }
+    }
+}
+
+/// True when instance `i` touches nothing vertically or nothing horizontally.
+fn hangs(moves: &MoveGenerator, state: &State, i: usize) -> bool {
+    let vertical =
+        !moves.can_step(state, i, Direction::Up) || !moves.can_step(state, i, Direction::Down);
+    let horizontal =
+        !moves.can_step(state, i, Direction::Left) || !moves.can_step(state, i, Direction::Right);
+    !(vertical && horizontal)
+}
+
+impl Pruning for RestingBlock {
+    fn name(&self) -> &'static str {
+        "resting-block"
+    }
+
+    fn prepare(&mut self, moves: &MoveGenerator, state: &State) {
+        if self.metric == Metric::Steps {
+            self.hanging.clear();
+            self.hanging
+                .extend((0..state.anchors.len()).map(|i| hangs(moves, state, i)));
+            self.any_hanging = self.hanging.iter().any(|&h| h);
+        }
+    }
+
+    fn keep(&mut self, moves: &MoveGenerator, after: &State, m: Move) -> bool {
+        let moved = m.instance as usize;
+        match (self.metric, self.level) {
+            (_, Resting::Off) => true,
+            (Metric::Moves, Resting::Relaxed) => !hangs(moves, after, moved),
+            (Metric::Moves, Resting::Strict) => {
+                (0..after.anchors.len()).all(|i| !hangs(moves, after, i))
+            }
+            (Metric::Steps, level) => {
+                if self.any_hanging && !self.hanging[moved] {
+                    return false;
+                }
+                level == Resting::Relaxed
+                    || (0..after.anchors.len()).all(|i| i == moved || !hangs(moves, after, i))
+            }
+        }
+    }
+
+    fn directed(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,146 @@
+//! A* with `f = g + round(weight * h)`. The open list is an array of buckets
+//! indexed by the integer f, each a stack of (key, g) records (a stack makes
+//! ties go deepest first); the visited set stores each key with its best g,
+//! which also drives solution reconstruction. Re-opens a position reached
+//! with a smaller g, so inconsistent and weighted heuristics are fine.
+
+use super::path::{walk_back, Recorded};
+use super::{Ending, Engine, Limit};
+use crate::encoding::PositionEncoding;
+use crate::heuristics;
+use crate::moves::State;
+use crate::store::{Insert, VisitedSet};
+
+/// Open list: buckets of byte-packed `(key, g)` records.
+struct Buckets {
+    key_bytes: usize,
+    record: usize,
+    buckets: Vec<Vec<u8>>,
+    lowest: usize,
+    bytes: usize,
+}
+
+impl Buckets {
+    fn new(key_bits: u32) -> Buckets {
+        let key_bytes = (key_bits as usize).div_ceil(8).max(1);
+        Buckets {
+            key_bytes,
+            record: key_bytes + 4,
+            buckets: Vec::new(),
+            lowest: 0,
+            bytes: 0,
+        }
+    }
+
+    fn push(&mut self, f: usize, key: &[u64], g: u32) {
+        if f >= self.buckets.len() {
+            self.buckets.resize_with(f + 1, Vec::new);
+        }
+        let b = &mut self.buckets[f];
+        let before = b.capacity();
+        let mut left = self.key_bytes;
+        for w in key {
+            let n = left.min(8);
+            b.extend_from_slice(&w.to_le_bytes()[..n]);
+            left -= n;
+            if left == 0 {
+                break;
+            }
+        }
+        b.extend_from_slice(&g.to_le_bytes());
+        self.bytes = self.bytes + b.capacity() - before;
+        self.lowest = self.lowest.min(f);
+    }
+
+    /// Pops a record with the lowest f: `(f, g)`, key written into `key`.
+    fn pop(&mut self, key: &mut [u64]) -> Option<(usize, u32)> {
+        while self.lowest < self.buckets.len() && self.buckets[self.lowest].is_empty() {
+            let b = &mut self.buckets[self.lowest];
+            self.bytes -= b.capacity();
+            *b = Vec::new();
+            self.lowest += 1;
+        }
+        let b = self.buckets.get_mut(self.lowest)?;
+        let start = b.len() - self.record;
+        key.fill(0);
+        for (i, chunk) in b[start..start + self.key_bytes].chunks(8).enumerate() {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            key[i] = u64::from_le_bytes(w);
+        }
+        let g = u32::from_le_bytes(b[start + self.key_bytes..].try_into().expect("4 bytes"));
+        b.truncate(start);
+        Some((self.lowest, g))
+    }
+}
+
+pub fn search(e: &mut Engine, start: &State) -> Ending {
+    let words = e.key_words();
+    let bits = e.encoding.key_bits();
+    let mut heuristic = heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry);
+    let weight = e.params.weight;
+    let weighted = |h: u32| (weight * h as f64).round().max(0.0) as usize;
+    let mut set = VisitedSet::new(bits, Recorded::Cost.bits());
+    let mut open = Buckets::new(bits);
+    let mut key = vec![0u64; words];
+    let mut successor = vec![0u64; words];
+    let mut state = start.clone();
+    e.encoding.encode(&state, &mut key);
+    set.insert(&key, 0);
+    open.push(weighted(heuristic.estimate(&state)), &key, 0);
+    let mut moves = Vec::new();
+    let ending = 'search: loop {
+        let Some((f, g)) = open.pop(&mut key) else {
+            break Ending::Exhausted;
+        };
+        if set.get(&key).is_some_and(|best| best < g as u64) {
+            continue; // stale record: reached more cheaply since
+        }
+        e.encoding.decode(&key, &mut state);
+        e.progress.bound = f as u64;
+        e.examine(&state);
+        if let Some(limit) = e.over_limit((set.bytes() + open.bytes) as u64) {
+            break Ending::Stopped(limit);
+        }
+        if e.geometry.is_goal(&state) {
+            let goal = state.clone();
+            let path = walk_back(e, &set, start, &goal, Recorded::Cost);
+            break path.map_or(Ending::Exhausted, Ending::Found);
+        }
+        let budget = e.memory_left(open.bytes as u64);
+        let g2 = g + 1;
+        e.prunings.prepare(&e.moves, &state);
+        e.moves.generate(&state, &mut moves);
+        for &m in &moves {
+            e.moves.apply(&mut state, m);
+            if e.prunings.keep(&e.moves, &state, m) {
+                e.encoding.encode(&state, &mut successor);
+                if !e.is_forbidden(&successor) {
+                    let push = match set.insert_within(&successor, g2 as u64, budget) {
+                        None => break 'search Ending::Stopped(Limit::Memory),
+                        Some(Insert::New) => true,
+                        Some(Insert::Present { payload, .. }) if (g2 as u64) < payload => {
+                            set.set_payload(&successor, g2 as u64);
+                            true
+                        }
+                        Some(Insert::Present { .. }) => false,
+                    };
+                    if push {
+                        let f2 = g2 as usize + weighted(heuristic.estimate(&state));
+                        open.push(f2, &successor, g2);
+                    }
+                }
+            }
+            e.moves.undo(&mut state, m);
+        }
+    };
+    e.stats.stored = set.len() as u64;
+    e.stats.peak_memory = e
+        .stats
+        .peak_memory
+        .max((set.peak_bytes() + open.bytes) as u64);
+    if e.params.keep_visited {
+        e.left_behind = Some(set);
+    }
+    ending
+}

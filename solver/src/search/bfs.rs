@@ -1,0 +1,90 @@
+//! Breadth-first search: optimal in the chosen metric, and exhaustive, so an
+//! empty frontier proves that no solution exists under these settings. Layers
+//! are flat FIFOs of keys; the visited set stores each key with its depth mod
+//! 3 (or the exact depth when prunings make the graph directed), which is all
+//! that reconstructing the solution needs.
+
+use super::path::{walk_back, Recorded};
+use super::{Ending, Engine, Limit};
+use crate::encoding::PositionEncoding;
+use crate::moves::State;
+use crate::store::{Insert, KeyQueue, VisitedSet};
+
+pub fn search(e: &mut Engine, start: &State) -> Ending {
+    let words = e.key_words();
+    let bits = e.encoding.key_bits();
+    let recorded = if e.prunings.directed() {
+        Recorded::Depth
+    } else {
+        Recorded::DepthMod3
+    };
+    let mut set = VisitedSet::new(bits, recorded.bits());
+    let mut key = vec![0u64; words];
+    let mut successor = vec![0u64; words];
+    let mut state = start.clone();
+    e.encoding.encode(&state, &mut key);
+    set.insert(&key, 0);
+    if e.geometry.is_goal(start) {
+        e.examine(start);
+        e.stats.stored = 1;
+        return Ending::Found(vec![start.clone()]);
+    }
+    let mut current = KeyQueue::new(bits);
+    let mut next = KeyQueue::new(bits);
+    current.push(&key);
+    let mut depth = 0u64;
+    let mut moves = Vec::new();
+    let ending = 'search: loop {
+        while current.pop(&mut key) {
+            e.encoding.decode(&key, &mut state);
+            e.examine(&state);
+            let queues = (current.bytes() + next.bytes()) as u64;
+            if let Some(limit) = e.over_limit(set.bytes() as u64 + queues) {
+                break 'search Ending::Stopped(limit);
+            }
+            let budget = e.memory_left(queues);
+            e.prunings.prepare(&e.moves, &state);
+            e.moves.generate(&state, &mut moves);
+            for &m in &moves {
+                e.moves.apply(&mut state, m);
+                if e.prunings.keep(&e.moves, &state, m) {
+                    e.encoding.encode(&state, &mut successor);
+                    if !e.is_forbidden(&successor) {
+                        match set.insert_within(&successor, recorded.payload(depth + 1), budget) {
+                            None => break 'search Ending::Stopped(Limit::Memory),
+                            Some(Insert::New) => {
+                                if e.geometry.is_goal(&state) {
+                                    let goal = state.clone();
+                                    e.stats.stored = set.len() as u64;
+                                    e.stats.peak_memory = e.stats.peak_memory.max(
+                                        (set.peak_bytes() + current.bytes() + next.bytes()) as u64,
+                                    );
+                                    let path = walk_back(e, &set, start, &goal, recorded);
+                                    break 'search path.map_or(Ending::Exhausted, Ending::Found);
+                                }
+                                next.push(&successor);
+                            }
+                            Some(Insert::Present { .. }) => {}
+                        }
+                    }
+                }
+                e.moves.undo(&mut state, m);
+            }
+        }
+        if next.is_empty() {
+            break Ending::Exhausted;
+        }
+        std::mem::swap(&mut current, &mut next);
+        depth += 1;
+        e.progress.bound = depth;
+    };
+    e.stats.stored = set.len() as u64;
+    e.stats.peak_memory = e
+        .stats
+        .peak_memory
+        .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
+    if e.params.keep_visited {
+        e.left_behind = Some(set);
+    }
+    ending
+}

@@ -1,0 +1,127 @@
+//! Iterative-deepening A*: depth-first searches bounded by `f = g + weight*h`,
+//! the bound raised to the smallest f that exceeded it each round. Stores no
+//! positions, only the current path; never undoes the previous move at once.
+//! The first bound is `--ida-limit` or h of the start.
+
+use super::{Ending, Engine, Limit};
+use crate::heuristics::{self, Heuristic};
+use crate::moves::{Move, State};
+
+struct Walk<'h> {
+    heuristic: Box<dyn Heuristic + 'h>,
+    weight: f64,
+    /// Moves kept at each depth (filtered by the prunings).
+    lists: Vec<Vec<Move>>,
+    path: Vec<Move>,
+    next_bound: u64,
+}
+
+enum Step {
+    Found,
+    NotHere,
+    Stop(Limit),
+}
+
+pub fn search(e: &mut Engine, start: &State) -> Ending {
+    let heuristic = heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry);
+    let mut walk = Walk {
+        heuristic,
+        weight: e.params.weight,
+        lists: Vec::new(),
+        path: Vec::new(),
+        next_bound: 0,
+    };
+    let mut state = start.clone();
+    let h0 = walk.f(&mut state, 0);
+    let mut bound = e.params.ida_limit.map_or(h0, |l| l as u64);
+    loop {
+        e.progress.bound = bound;
+        walk.next_bound = u64::MAX;
+        match dfs(e, &mut walk, &mut state, 0, bound, None) {
+            Step::Found => {
+                let mut positions = vec![start.clone()];
+                let mut s = start.clone();
+                for &m in &walk.path {
+                    e.moves.apply(&mut s, m);
+                    positions.push(s.clone());
+                }
+                return Ending::Found(positions);
+            }
+            Step::Stop(limit) => return Ending::Stopped(limit),
+            Step::NotHere if walk.next_bound == u64::MAX => return Ending::Exhausted,
+            Step::NotHere => bound = walk.next_bound,
+        }
+    }
+}
+
+impl Walk<'_> {
+    fn f(&mut self, state: &mut State, g: u64) -> u64 {
+        g + (self.weight * self.heuristic.estimate(state) as f64)
+            .round()
+            .max(0.0) as u64
+    }
+}
+
+fn dfs(
+    e: &mut Engine,
+    walk: &mut Walk,
+    state: &mut State,
+    g: u64,
+    bound: u64,
+    previous: Option<Move>,
+) -> Step {
+    let f = walk.f(state, g);
+    if f > bound {
+        walk.next_bound = walk.next_bound.min(f);
+        return Step::NotHere;
+    }
+    if e.geometry.is_goal(state) {
+        return Step::Found;
+    }
+    e.examine(state);
+    if let Some(limit) = e.over_limit((walk.path.len() * 16) as u64) {
+        return Step::Stop(limit);
+    }
+    let depth = g as usize;
+    if walk.lists.len() <= depth {
+        walk.lists.resize_with(depth + 1, Vec::new);
+    }
+    let mut list = std::mem::take(&mut walk.lists[depth]);
+    e.moves.generate(state, &mut list);
+    // Filter before descending: the prunings keep per-position state.
+    if !e.prunings.is_empty() {
+        e.prunings.prepare(&e.moves, state);
+        list.retain(|&m| {
+            e.moves.apply(state, m);
+            let keep = e.prunings.keep(&e.moves, state, m);
+            e.moves.undo(state, m);
+            keep
+        });
+    }
+    let mut result = Step::NotHere;
+    for &m in &list {
+        if previous.is_some_and(|p| p.instance == m.instance && p.from == m.to) {
+            continue;
+        }
+        e.moves.apply(state, m);
+        walk.path.push(m);
+        match dfs(e, walk, state, g + 1, bound, Some(m)) {
+            Step::NotHere => {}
+            other => {
+                result = other;
+                if matches!(result, Step::Found) {
+                    // Keep the path and the state as they are: the caller replays the path.
+                    e.moves.undo(state, m);
+                    break;
+                }
+            }
+        }
+        walk.path.pop();
+        e.moves.undo(state, m);
+        if !matches!(result, Step::NotHere) {
+            break;
+        }
+    }
+    walk.lists[depth] = list;
+    result
+}

@@ -1,0 +1,188 @@
+//! Search algorithms, one file each, over one shared [`Engine`]: the puzzle's
+//! move generator, encoding, goal geometry, prunings, limits and counters.
+//! Every algorithm returns an [`Ending`]; [`run::solve`] chains goal sections
+//! (subgoals) and builds the report.
+
+mod astar;
+mod bfs;
+pub mod bidir;
+mod ida;
+pub mod path;
+mod progress;
+pub mod run;
+
+use std::time::Instant;
+
+use crate::encoding::{Encoding, PositionEncoding};
+use crate::geometry::Geometry;
+use crate::model::{Goal, Puzzle};
+use crate::moves::{MoveGenerator, State};
+use crate::params::{Algorithm, Limits, SearchParams};
+use crate::pruning::{self, Prunings};
+use crate::store::VisitedSet;
+
+pub use progress::Progress;
+pub use run::{solve, SolveOptions, SolveOutput};
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Positions,
+    Memory,
+    Time,
+}
+
+impl Limit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Positions => "max_positions",
+            Limit::Memory => "max_memory",
+            Limit::Time => "time_limit",
+        }
+    }
+}
+
+/// How one search ended.
+pub enum Ending {
+    /// Positions from the start to a goal position, both included.
+    Found(Vec<State>),
+    /// Every position reachable under these settings was examined.
+    Exhausted,
+    Stopped(Limit),
+}
+
+/// Counters every algorithm keeps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    pub examined: u64,
+    pub stored: u64,
+    pub best_distance: u32,
+    pub best_distance_positions: u64,
+    pub peak_memory: u64,
+}
+
+/// Everything a search algorithm needs, built once per goal section.
+pub struct Engine<'a> {
+    pub puzzle: &'a Puzzle,
+    pub geometry: Geometry,
+    pub moves: MoveGenerator,
+    pub encoding: Encoding,
+    pub prunings: Prunings,
+    pub params: SearchParams,
+    pub limits: Limits,
+    pub stats: Stats,
+    /// Positions of earlier subgoals never to revisit (`--keep-visited`).
+    pub forbidden: &'a [VisitedSet],
+    /// The visited set the algorithm leaves behind when `keep_visited` is on.
+    pub left_behind: Option<VisitedSet>,
+    pub progress: Progress,
+    started: Instant,
+    deadline: Option<Instant>,
+}
+
+impl<'a> Engine<'a> {
+    /// An engine for reaching `goal` in `puzzle`. `locked` are type indices.
+    pub fn new(
+        puzzle: &'a Puzzle,
+        goal: &Goal,
+        params: &SearchParams,
+        limits: &Limits,
+        locked: &[usize],
+        progress: Progress,
+    ) -> Engine<'a> {
+        let geometry = Geometry::new(puzzle, Some(goal));
+        let moves = MoveGenerator::new(puzzle, params.metric, locked);
+        let encoding = Encoding::build(puzzle, &moves, params.encoding);
+        let prunings = pruning::build(params, &geometry);
+        let started = Instant::now();
+        let deadline = limits
+            .time_limit_seconds
+            .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)));
+        Engine {
+            puzzle,
+            geometry,
+            moves,
+            encoding,
+            prunings,
+            params: params.clone(),
+            limits: *limits,
+            stats: Stats {
+                best_distance: u32::MAX,
+                ..Stats::default()
+            },
+            forbidden: &[],
+            left_behind: None,
+            progress,
+            started,
+            deadline,
+        }
+    }
+
+    /// Words per key.
+    pub fn key_words(&self) -> usize {
+        self.encoding.words()
+    }
+
+    /// Runs the algorithm the parameters name from `start`.
+    pub fn run(&mut self, start: &State) -> Ending {
+        match self.params.algorithm {
+            Algorithm::Bfs => bfs::search(self, start),
+            Algorithm::Astar => astar::search(self, start),
+            Algorithm::Ida => ida::search(self, start),
+            Algorithm::Bidir => bidir::search(self, start),
+        }
+    }
+
+    /// Counts an expansion and records the best goal distance (thesis §6.3).
+    #[inline]
+    pub fn examine(&mut self, state: &State) {
+        self.stats.examined += 1;
+        let d = self.geometry.goal_distance(state);
+        if d < self.stats.best_distance {
+            self.stats.best_distance = d;
+            self.stats.best_distance_positions = self.stats.examined;
+        }
+    }
+
+    /// Checks the position, time and memory limits; `memory` is what the
+    /// algorithm holds now.
+    #[inline]
+    pub fn over_limit(&mut self, memory: u64) -> Option<Limit> {
+        self.stats.peak_memory = self.stats.peak_memory.max(memory);
+        if self
+            .limits
+            .max_positions
+            .is_some_and(|m| self.stats.examined >= m)
+        {
+            return Some(Limit::Positions);
+        }
+        if self.limits.max_memory.is_some_and(|m| memory > m) {
+            return Some(Limit::Memory);
+        }
+        if self.stats.examined % 1024 == 0 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Some(Limit::Time);
+            }
+            self.progress.tick(&self.stats, memory);
+        }
+        None
+    }
+
+    /// Memory still available under `--max-memory` after `held` bytes.
+    pub fn memory_left(&self, held: u64) -> u64 {
+        self.limits
+            .max_memory
+            .map_or(u64::MAX, |m| m.saturating_sub(held))
+    }
+
+    /// Milliseconds since the engine was built.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// True when positions in an earlier subgoal's visited set are excluded.
+    #[inline]
+    pub fn is_forbidden(&self, key: &[u64]) -> bool {
+        self.forbidden.iter().any(|f| f.get(key).is_some())
+    }
+}

@@ -1,0 +1,206 @@
+//! Solving a puzzle end to end: goal sections in turn (subgoals), each from
+//! where the last ended, then the solution's lines, counts and report.
+
+use super::{Ending, Engine, Limit, Progress, Stats};
+use crate::model::{Position, Puzzle};
+use crate::moves::State;
+use crate::params::{Algorithm, Limits, SearchParams};
+use crate::report::Status;
+use crate::solution::SolutionMove;
+use crate::store::VisitedSet;
+
+/// Options of one solve that are not search parameters.
+pub struct SolveOptions {
+    pub progress: Progress,
+}
+
+/// What solving one puzzle produced.
+pub struct SolveOutput {
+    pub status: Status,
+    pub limit: Option<Limit>,
+    pub stats: Stats,
+    pub start_distance: u32,
+    pub goals_reached: usize,
+    /// The solution (present when solved), one line per move.
+    pub solution: Option<Vec<SolutionMove>>,
+    /// Where the search ended: the goal position when solved.
+    pub final_position: Position,
+    pub encoding: &'static str,
+    pub key_bits: u32,
+    pub elapsed_ms: u64,
+}
+
+impl SolveOutput {
+    /// Solution length in unit steps.
+    pub fn steps(&self) -> Option<u64> {
+        self.solution
+            .as_ref()
+            .map(|s| s.iter().map(|m| m.steps.len() as u64).sum())
+    }
+
+    /// Solution length in moves (lines; each line is one block's run of steps).
+    pub fn moves(&self) -> Option<u64> {
+        self.solution.as_ref().map(|s| s.len() as u64)
+    }
+}
+
+/// Checks parameters against the puzzle; the message says what to change.
+pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, String> {
+    if puzzle.goals.is_empty() {
+        return Err("the puzzle has no goal section: add a goal grid after the start grid".into());
+    }
+    let mut locked = Vec::new();
+    for &id in &params.lock {
+        match puzzle.type_by_id(id) {
+            Some(t) => locked.push(t),
+            None => {
+                return Err(format!(
+                    "--lock names block '{id}', which the puzzle does not have"
+                ))
+            }
+        }
+    }
+    if params.weight.is_nan() || params.weight < 0.0 {
+        return Err("--weight must be a number of at least 0".into());
+    }
+    if params.algorithm == Algorithm::Bidir
+        && (params.resting != crate::params::Resting::Off || params.master_never_away)
+    {
+        return Err(
+            "--algorithm bidir needs a symmetric search: drop --resting and --master-never-away"
+                .into(),
+        );
+    }
+    if params.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    Ok(locked)
+}
+
+/// Solves `puzzle`: every goal section in order.
+pub fn solve(
+    puzzle: &Puzzle,
+    params: &SearchParams,
+    limits: &Limits,
+    options: SolveOptions,
+) -> Result<SolveOutput, String> {
+    let locked = validate(puzzle, params)?;
+    let started = std::time::Instant::now();
+    let mut progress = options.progress;
+    let mut kept: Vec<VisitedSet> = Vec::new();
+    let mut total = Stats {
+        best_distance: u32::MAX,
+        ..Stats::default()
+    };
+    let mut solution: Vec<SolutionMove> = Vec::new();
+    let mut start_distance = 0;
+    let mut current: Option<State> = None;
+    let mut status = Status::Solved;
+    let mut limit = None;
+    let mut goals_reached = 0;
+    let mut encoding = "";
+    let mut key_bits = 0;
+    let mut remaining = *limits;
+    for (k, goal) in puzzle.goals.iter().enumerate() {
+        let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        if params.algorithm == Algorithm::Bidir && super::bidir::goal_state(&engine).is_none() {
+            return Err(
+                "--algorithm bidir needs a goal that fixes every block (like the 15-puzzle's)"
+                    .into(),
+            );
+        }
+        engine.forbidden = &kept;
+        let start = current.take().unwrap_or_else(|| {
+            let mut s = State::new(puzzle);
+            s.load(&puzzle.start, engine.moves.shapes());
+            s
+        });
+        if k == 0 {
+            start_distance = engine.geometry.goal_distance(&start);
+        }
+        encoding = crate::encoding::PositionEncoding::name(&engine.encoding);
+        key_bits = crate::encoding::PositionEncoding::key_bits(&engine.encoding);
+        let ending = engine.run(&start);
+        let stats = engine.stats;
+        total.examined += stats.examined;
+        total.stored = total.stored.max(stats.stored);
+        total.peak_memory = total.peak_memory.max(stats.peak_memory);
+        total.best_distance = stats.best_distance;
+        total.best_distance_positions = stats.best_distance_positions;
+        if let Some(m) = remaining.max_positions.as_mut() {
+            *m = m.saturating_sub(stats.examined);
+        }
+        if let Some(t) = remaining.time_limit_seconds.as_mut() {
+            *t = (limits.time_limit_seconds.unwrap_or(0.0) - started.elapsed().as_secs_f64())
+                .max(0.0);
+        }
+        match ending {
+            Ending::Found(path) => {
+                goals_reached += 1;
+                total.best_distance = 0;
+                total.best_distance_positions = total.examined;
+                solution.extend(super::path::lines(&mut engine, &path));
+                current = path.into_iter().last();
+                if let Some(set) = engine.left_behind.take() {
+                    progress = engine.progress;
+                    kept.push(set);
+                    continue;
+                }
+            }
+            Ending::Exhausted => {
+                status = Status::NoSolution;
+                current = Some(start);
+            }
+            Ending::Stopped(l) => {
+                status = Status::LimitReached;
+                limit = Some(l);
+                current = Some(start);
+            }
+        }
+        progress = engine.progress;
+        if status != Status::Solved {
+            break;
+        }
+    }
+    progress.finish();
+    let final_position = current
+        .map(|s| s.to_position(puzzle))
+        .unwrap_or_else(|| puzzle.start.clone());
+    if total.best_distance == u32::MAX {
+        total.best_distance = start_distance;
+    }
+    Ok(SolveOutput {
+        status,
+        limit,
+        stats: total,
+        start_distance,
+        goals_reached,
+        solution: (status == Status::Solved).then(|| merge_runs(solution)),
+        final_position,
+        encoding,
+        key_bits,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
+}
+
+/// Joins lines where one subgoal's last move and the next one's first move
+/// are the same block continuing.
+fn merge_runs(lines: Vec<SolutionMove>) -> Vec<SolutionMove> {
+    let mut out: Vec<SolutionMove> = Vec::with_capacity(lines.len());
+    for line in lines {
+        if let Some(last) = out.last_mut() {
+            let (mut r, mut c) = (last.row as i64, last.col as i64);
+            for s in &last.steps {
+                let (dr, dc) = s.delta();
+                r += dr as i64;
+                c += dc as i64;
+            }
+            if last.id == line.id && (r, c) == (line.row as i64, line.col as i64) {
+                last.steps.extend(line.steps);
+                continue;
+            }
+        }
+        out.push(line);
+    }
+    out
+}
