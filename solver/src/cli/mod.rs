@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::formats::{self, Format, ImportOptions};
 use crate::model::Puzzle;
 
+pub mod count;
 pub mod search_args;
 pub mod show;
 pub mod solve;
@@ -25,6 +26,8 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Search for a solution (exit 0 solved, 1 no solution or limit reached, 2 bad input).
     Solve(solve::SolveArgs),
+    /// Count every position reachable from the start (exit 0 complete, 1 stopped by a limit).
+    Count(count::CountArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -76,6 +79,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
     match cli.command {
         Command::Show(args) => show::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Count(args) => count::run(&args),
     }
 }
 

@@ -102,7 +102,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         if let Some(limit) = e.over_limit((set.bytes() + open.bytes) as u64) {
             break Ending::Stopped(limit);
         }
-        if e.geometry.is_goal(&state) {
+        if e.is_goal(&state) {
             let goal = state.clone();
             let path = walk_back(e, &set, start, &goal, Recorded::Cost);
             break path.map_or(Ending::Exhausted, Ending::Found);

@@ -24,7 +24,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let mut state = start.clone();
     e.encoding.encode(&state, &mut key);
     set.insert(&key, 0);
-    if e.geometry.is_goal(start) {
+    if e.is_goal(start) {
         e.examine(start);
         e.stats.stored = 1;
         return Ending::Found(vec![start.clone()]);
@@ -48,12 +48,13 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             for &m in &moves {
                 e.moves.apply(&mut state, m);
                 if e.prunings.keep(&e.moves, &state, m) {
+                    e.stats.generated += 1;
                     e.encoding.encode(&state, &mut successor);
                     if !e.is_forbidden(&successor) {
                         match set.insert_within(&successor, recorded.payload(depth + 1), budget) {
                             None => break 'search Ending::Stopped(Limit::Memory),
                             Some(Insert::New) => {
-                                if e.geometry.is_goal(&state) {
+                                if e.is_goal(&state) {
                                     let goal = state.clone();
                                     e.stats.stored = set.len() as u64;
                                     e.stats.peak_memory = e.stats.peak_memory.max(

@@ -69,7 +69,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             }
         })
         .collect();
-    if e.geometry.is_goal(start) {
+    if e.is_goal(start) {
         e.examine(start);
         return Ending::Found(vec![start.clone()]);
     }

@@ -75,7 +75,7 @@ fn dfs(
         walk.next_bound = walk.next_bound.min(f);
         return Step::NotHere;
     }
-    if e.geometry.is_goal(state) {
+    if e.is_goal(state) {
         return Step::Found;
     }
     e.examine(state);

@@ -6,6 +6,7 @@
 mod astar;
 mod bfs;
 pub mod bidir;
+pub mod count;
 mod ida;
 pub mod path;
 mod progress;
@@ -55,6 +56,8 @@ pub enum Ending {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
     pub examined: u64,
+    /// Successors generated (after pruning), for the mean branching factor.
+    pub generated: u64,
     pub stored: u64,
     pub best_distance: u32,
     pub best_distance_positions: u64,
@@ -76,6 +79,8 @@ pub struct Engine<'a> {
     /// The visited set the algorithm leaves behind when `keep_visited` is on.
     pub left_behind: Option<VisitedSet>,
     pub progress: Progress,
+    /// False when counting: no position is a goal, the search runs until exhausted.
+    pub goal_enabled: bool,
     started: Instant,
     deadline: Option<Instant>,
 }
@@ -113,6 +118,7 @@ impl<'a> Engine<'a> {
             forbidden: &[],
             left_behind: None,
             progress,
+            goal_enabled: true,
             started,
             deadline,
         }
@@ -178,6 +184,12 @@ impl<'a> Engine<'a> {
     /// Milliseconds since the engine was built.
     pub fn elapsed_ms(&self) -> u64 {
         self.started.elapsed().as_millis() as u64
+    }
+
+    /// True when `state` is a goal position (never while counting).
+    #[inline]
+    pub fn is_goal(&self, state: &State) -> bool {
+        self.goal_enabled && self.geometry.is_goal(state)
     }
 
     /// True when positions in an earlier subgoal's visited set are excluded.
