@@ -14,6 +14,10 @@ pub struct Geometry {
     space_cells: Vec<u16>,
     /// Per goal requirement: the instance range of its type and its target anchors.
     targets: Vec<(std::ops::Range<usize>, Vec<u16>)>,
+    /// The requirements on unique blocks, flattened: (instance, goal anchor).
+    unique_targets: Vec<(u16, u16)>,
+    /// The requirements on interchangeable blocks.
+    shared_targets: Vec<(std::ops::Range<usize>, Vec<u16>)>,
     /// The master's instance and its goal anchor, when the goal fixes the master.
     pub master: Option<(usize, u16)>,
 }
@@ -34,7 +38,19 @@ impl Geometry {
             let req = goal?.requirements.iter().find(|r| r.block_type == m)?;
             Some((puzzle.type_range(m).start, req.anchors[0]))
         });
+        let unique_targets = targets
+            .iter()
+            .filter(|(r, _)| r.len() == 1)
+            .flat_map(|(r, a)| a.iter().map(move |&g| (r.start as u16, g)))
+            .collect();
+        let shared_targets = targets
+            .iter()
+            .filter(|(r, _)| r.len() != 1)
+            .cloned()
+            .collect();
         Geometry {
+            unique_targets,
+            shared_targets,
             width: w,
             row: (0..n).map(|c| (c / w) as i32).collect(),
             col: (0..n).map(|c| (c % w) as i32).collect(),
@@ -72,13 +88,11 @@ impl Geometry {
     #[inline]
     pub fn goal_distance(&self, state: &State) -> u32 {
         let mut total = 0;
-        for (range, anchors) in &self.targets {
-            if range.len() == 1 {
-                let a = state.anchors[range.start] as usize;
-                for &g in anchors {
-                    total += self.manhattan(a, g as usize);
-                }
-            } else {
+        for &(i, g) in &self.unique_targets {
+            total += self.manhattan(state.anchors[i as usize] as usize, g as usize);
+        }
+        for (range, anchors) in &self.shared_targets {
+            {
                 for &g in anchors {
                     total += state.anchors[range.clone()]
                         .iter()
@@ -91,15 +105,36 @@ impl Geometry {
         total
     }
 
+    /// [`Geometry::goal_distance`] after move `m`, from the distance before it:
+    /// constant work unless the moved block is interchangeable with a goal block.
+    #[inline]
+    pub fn distance_after(&self, before: u32, m: crate::moves::Move, after: &State) -> u32 {
+        let i = m.instance as usize;
+        if self.shared_targets.iter().any(|(r, _)| r.contains(&i)) {
+            return self.goal_distance(after);
+        }
+        let mut d = before as i64;
+        for &(t, g) in &self.unique_targets {
+            if t as usize == i {
+                d += self.manhattan(m.to as usize, g as usize) as i64
+                    - self.manhattan(m.from as usize, g as usize) as i64;
+            }
+        }
+        d as u32
+    }
+
     /// True when `state` meets the goal.
     #[inline]
     pub fn is_goal(&self, state: &State) -> bool {
-        self.targets.iter().all(|(range, anchors)| {
-            anchors.iter().all(|&g| {
-                let o = state.owner[g as usize];
-                o != NO_OWNER && range.contains(&(o as usize)) && state.anchors[o as usize] == g
+        self.unique_targets
+            .iter()
+            .all(|&(i, g)| state.anchors[i as usize] == g)
+            && self.shared_targets.iter().all(|(range, anchors)| {
+                anchors.iter().all(|&g| {
+                    let o = state.owner[g as usize];
+                    o != NO_OWNER && range.contains(&(o as usize)) && state.anchors[o as usize] == g
+                })
             })
-        })
     }
 
     /// Empty free cells (doors excluded).

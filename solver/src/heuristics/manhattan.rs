@@ -10,7 +10,7 @@
 use super::Heuristic;
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
-use crate::moves::{State, NO_OWNER};
+use crate::moves::{Move, State, NO_OWNER};
 
 pub struct ManhattanLinearConflict {
     geometry: Geometry,
@@ -47,40 +47,55 @@ impl ManhattanLinearConflict {
 
     /// Extra steps from linear conflicts in every row and column.
     fn linear_conflict(&mut self, state: &State) -> u32 {
-        let g = &self.geometry;
         let mut extra = 0;
         for r in 0..self.height {
-            self.line.clear();
-            for c in 0..self.width {
-                let o = state.owner[r * self.width + c];
-                if o == NO_OWNER {
-                    continue;
-                }
-                if let Some(goal) = self.unit_goal[o as usize] {
-                    if g.row(goal as usize) == r as i32 {
-                        self.line.push(g.col(goal as usize));
-                    }
-                }
-            }
-            extra += 2 * (self.line.len() - longest_increasing(&self.line)) as u32;
+            extra += self.line_conflict(state, Line::Row(r), None);
         }
         for c in 0..self.width {
-            self.line.clear();
-            for r in 0..self.height {
-                let o = state.owner[r * self.width + c];
-                if o == NO_OWNER {
-                    continue;
-                }
-                if let Some(goal) = self.unit_goal[o as usize] {
-                    if g.col(goal as usize) == c as i32 {
-                        self.line.push(g.row(goal as usize));
-                    }
-                }
-            }
-            extra += 2 * (self.line.len() - longest_increasing(&self.line)) as u32;
+            extra += self.line_conflict(state, Line::Column(c), None);
         }
         extra
     }
+
+    /// Linear conflict of one line. With `undo = Some(m)` the line is read as
+    /// it was before move `m` (the block back at `m.from`).
+    fn line_conflict(&mut self, state: &State, line: Line, undo: Option<Move>) -> u32 {
+        let g = &self.geometry;
+        let (count, first, stride) = match line {
+            Line::Row(r) => (self.width, r * self.width, 1),
+            Line::Column(c) => (self.height, c, self.width),
+        };
+        self.line.clear();
+        for k in 0..count {
+            let cell = first + k * stride;
+            let mut o = state.owner[cell];
+            if let Some(m) = undo {
+                if cell == m.to as usize {
+                    o = NO_OWNER;
+                } else if cell == m.from as usize {
+                    o = m.instance;
+                }
+            }
+            if o == NO_OWNER {
+                continue;
+            }
+            if let Some(goal) = self.unit_goal[o as usize] {
+                let goal = goal as usize;
+                match line {
+                    Line::Row(r) if g.row(goal) == r as i32 => self.line.push(g.col(goal)),
+                    Line::Column(c) if g.col(goal) == c as i32 => self.line.push(g.row(goal)),
+                    _ => {}
+                }
+            }
+        }
+        2 * (self.line.len() - longest_increasing(&self.line)) as u32
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Line {
+    Row(usize),
+    Column(usize),
 }
 
 /// Length of the longest strictly increasing subsequence (lines are short).
@@ -88,7 +103,14 @@ fn longest_increasing(xs: &[i32]) -> usize {
     if xs.len() < 2 {
         return xs.len();
     }
-    let mut tails: [i32; crate::model::MAX_SIDE] = [0; crate::model::MAX_SIDE];
+    let mut small = [0i32; 16];
+    let mut large = Vec::new();
+    let tails: &mut [i32] = if xs.len() <= small.len() {
+        &mut small[..xs.len()]
+    } else {
+        large.resize(xs.len(), 0);
+        &mut large
+    };
     let mut len = 0;
     for &x in xs {
         let pos = tails[..len].partition_point(|&t| t < x);
@@ -120,6 +142,36 @@ impl Heuristic for ManhattanLinearConflict {
                 .sum();
         }
         self.geometry.goal_distance(state) + self.linear_conflict(state)
+    }
+
+    fn estimate_after(&mut self, after: &State, m: Move, before: u32) -> u32 {
+        let i = m.instance as usize;
+        let unit_step = self.geometry.manhattan(m.from as usize, m.to as usize) == 1;
+        if self.moves_metric || !unit_step || self.unit_goal[i].is_none() {
+            return self.estimate(after);
+        }
+        // Only the moved tile's distance and the two lines it crossed change;
+        // the line it moved along keeps its order.
+        let g = &self.geometry;
+        let goal = self.unit_goal[i].expect("checked") as usize;
+        let mut h = before as i64 + g.manhattan(m.to as usize, goal) as i64
+            - g.manhattan(m.from as usize, goal) as i64;
+        let lines = if g.row(m.from as usize) == g.row(m.to as usize) {
+            [
+                Line::Column(g.col(m.from as usize) as usize),
+                Line::Column(g.col(m.to as usize) as usize),
+            ]
+        } else {
+            [
+                Line::Row(g.row(m.from as usize) as usize),
+                Line::Row(g.row(m.to as usize) as usize),
+            ]
+        };
+        for line in lines {
+            h += self.line_conflict(after, line, None) as i64
+                - self.line_conflict(after, line, Some(m)) as i64;
+        }
+        h as u32
     }
 }
 

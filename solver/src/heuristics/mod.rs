@@ -8,7 +8,7 @@ mod manhattan;
 
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
-use crate::moves::State;
+use crate::moves::{Move, State};
 use crate::params::{HeuristicKind, Metric, SearchParams};
 
 /// Estimates how far a position is from the goal.
@@ -16,6 +16,11 @@ pub trait Heuristic: Send {
     fn name(&self) -> &'static str;
     /// The estimate for `state` (0 at the goal).
     fn estimate(&mut self, state: &State) -> u32;
+    /// The estimate for `after`, reached by `m` from a position estimated at
+    /// `before`: depth-first searches use it to update instead of recompute.
+    fn estimate_after(&mut self, after: &State, _m: Move, _before: u32) -> u32 {
+        self.estimate(after)
+    }
 }
 
 /// Builds the heuristic the parameters name.

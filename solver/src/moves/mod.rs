@@ -28,6 +28,21 @@ pub struct Move {
     pub to: u16,
 }
 
+/// Mean number of directions a block may move in.
+fn directions_per_block(puzzle: &Puzzle) -> usize {
+    let total: usize = (0..puzzle.types.len())
+        .map(|t| {
+            puzzle.counts[t]
+                * if puzzle.types[t].slider.is_some() {
+                    2
+                } else {
+                    4
+                }
+        })
+        .sum();
+    total.div_ceil(puzzle.instances().max(1))
+}
+
 /// Static tables of a puzzle's moves plus reusable scratch space.
 #[derive(Clone, Debug)]
 pub struct MoveGenerator {
@@ -45,6 +60,13 @@ pub struct MoveGenerator {
     directions: Vec<Vec<usize>>,
     /// Per instance: false when locked in place.
     movable: Vec<bool>,
+    /// Non-wall cells, for finding the empty ones.
+    open: Vec<u16>,
+    /// Generate from the empty cells (few spaces, many blocks) instead of
+    /// trying every block.
+    space_driven: bool,
+    /// Per instance: last generation it was tried in (space-driven dedupe).
+    tried: Vec<u32>,
     stamp: Vec<u32>,
     generation: u32,
     queue: Vec<u16>,
@@ -96,6 +118,17 @@ impl MoveGenerator {
         let movable = (0..puzzle.instances())
             .map(|i| !locked.contains(&puzzle.instance_type(i)))
             .collect();
+        let open: Vec<u16> = (0..cells)
+            .filter(|&c| board.kind(c) != crate::model::CellKind::Wall)
+            .map(|c| c as u16)
+            .collect();
+        let occupied: usize = (0..puzzle.types.len())
+            .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
+            .sum();
+        let spaces = open.len().saturating_sub(occupied);
+        // Each space touches at most four blocks; trying blocks one by one
+        // costs a check per block and direction.
+        let space_driven = spaces * 4 < puzzle.instances() * directions_per_block(puzzle);
         MoveGenerator {
             cells,
             metric,
@@ -105,6 +138,9 @@ impl MoveGenerator {
             leading,
             directions,
             movable,
+            open,
+            space_driven,
+            tried: vec![0; puzzle.instances()],
             stamp: vec![0; cells],
             generation: 0,
             queue: Vec::new(),
@@ -165,8 +201,31 @@ impl MoveGenerator {
     /// Appends every legal move of `state` to `out` (cleared first).
     pub fn generate(&mut self, state: &State, out: &mut Vec<Move>) {
         out.clear();
-        for i in 0..state.anchors.len() {
-            self.generate_for(state, i, out);
+        if !self.space_driven {
+            for i in 0..state.anchors.len() {
+                self.generate_for(state, i, out);
+            }
+            return;
+        }
+        // Only blocks next to an empty cell can move: visit each once.
+        self.next_generation();
+        let g = self.generation;
+        for k in 0..self.open.len() {
+            let cell = self.open[k] as usize;
+            if state.owner[cell] != NO_OWNER {
+                continue;
+            }
+            for d in 0..4 {
+                let n = self.neighbor[cell][d];
+                if n == NONE {
+                    continue;
+                }
+                let o = state.owner[n as usize];
+                if o != NO_OWNER && self.tried[o as usize] != g {
+                    self.tried[o as usize] = g;
+                    self.generate_for(state, o as usize, out);
+                }
+            }
         }
     }
 
@@ -236,6 +295,7 @@ impl MoveGenerator {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.stamp.fill(0);
+            self.tried.fill(0);
             self.generation = 1;
         }
     }

@@ -1,7 +1,8 @@
 //! Iterative-deepening A*: depth-first searches bounded by `f = g + weight*h`,
 //! the bound raised to the smallest f that exceeded it each round. Stores no
 //! positions, only the current path; never undoes the previous move at once.
-//! The first bound is `--ida-limit` or h of the start.
+//! The first bound is `--ida-limit` or f of the start. Heuristic values and
+//! goal distances are updated per move instead of recomputed.
 
 use super::{Ending, Engine, Limit};
 use crate::heuristics::{self, Heuristic};
@@ -14,6 +15,19 @@ struct Walk<'h> {
     lists: Vec<Vec<Move>>,
     path: Vec<Move>,
     next_bound: u64,
+}
+
+impl Walk<'_> {
+    fn f(&self, g: u64, h: u32) -> u64 {
+        g + (self.weight * h as f64).round().max(0.0) as u64
+    }
+}
+
+/// Heuristic value and goal distance of the current position.
+#[derive(Clone, Copy)]
+struct Node {
+    h: u32,
+    distance: u32,
 }
 
 enum Step {
@@ -32,12 +46,15 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         next_bound: 0,
     };
     let mut state = start.clone();
-    let h0 = walk.f(&mut state, 0);
-    let mut bound = e.params.ida_limit.map_or(h0, |l| l as u64);
+    let root = Node {
+        h: walk.heuristic.estimate(&state),
+        distance: e.geometry.goal_distance(&state),
+    };
+    let mut bound = e.params.ida_limit.map_or(walk.f(0, root.h), |l| l as u64);
     loop {
         e.progress.bound = bound;
         walk.next_bound = u64::MAX;
-        match dfs(e, &mut walk, &mut state, 0, bound, None) {
+        match dfs(e, &mut walk, &mut state, root, 0, bound, None) {
             Step::Found => {
                 let mut positions = vec![start.clone()];
                 let mut s = start.clone();
@@ -54,23 +71,16 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     }
 }
 
-impl Walk<'_> {
-    fn f(&mut self, state: &mut State, g: u64) -> u64 {
-        g + (self.weight * self.heuristic.estimate(state) as f64)
-            .round()
-            .max(0.0) as u64
-    }
-}
-
 fn dfs(
     e: &mut Engine,
     walk: &mut Walk,
     state: &mut State,
+    node: Node,
     g: u64,
     bound: u64,
     previous: Option<Move>,
 ) -> Step {
-    let f = walk.f(state, g);
+    let f = walk.f(g, node.h);
     if f > bound {
         walk.next_bound = walk.next_bound.min(f);
         return Step::NotHere;
@@ -78,7 +88,7 @@ fn dfs(
     if e.is_goal(state) {
         return Step::Found;
     }
-    e.examine(state);
+    e.examine_at(node.distance);
     if let Some(limit) = e.over_limit((walk.path.len() * 16) as u64) {
         return Step::Stop(limit);
     }
@@ -105,16 +115,15 @@ fn dfs(
         }
         e.moves.apply(state, m);
         walk.path.push(m);
-        match dfs(e, walk, state, g + 1, bound, Some(m)) {
-            Step::NotHere => {}
-            other => {
-                result = other;
-                if matches!(result, Step::Found) {
-                    // Keep the path and the state as they are: the caller replays the path.
-                    e.moves.undo(state, m);
-                    break;
-                }
-            }
+        let child = Node {
+            h: walk.heuristic.estimate_after(state, m, node.h),
+            distance: e.geometry.distance_after(node.distance, m, state),
+        };
+        result = dfs(e, walk, state, child, g + 1, bound, Some(m));
+        if matches!(result, Step::Found) {
+            // Keep the path; the caller replays it from the start.
+            e.moves.undo(state, m);
+            break;
         }
         walk.path.pop();
         e.moves.undo(state, m);

@@ -142,8 +142,14 @@ impl<'a> Engine<'a> {
     /// Counts an expansion and records the best goal distance (thesis §6.3).
     #[inline]
     pub fn examine(&mut self, state: &State) {
-        self.stats.examined += 1;
         let d = self.geometry.goal_distance(state);
+        self.examine_at(d);
+    }
+
+    /// [`Engine::examine`] when the goal distance `d` is already known.
+    #[inline]
+    pub fn examine_at(&mut self, d: u32) {
+        self.stats.examined += 1;
         if d < self.stats.best_distance {
             self.stats.best_distance = d;
             self.stats.best_distance_positions = self.stats.examined;
