@@ -2,8 +2,10 @@
 //! their line numbers, checking they are rectangular, splitting cells into
 //! block instances of a known shape.
 
+use std::collections::HashMap;
+
 use super::error::ParseError;
-use crate::model::{Shape, MAX_SIDE};
+use crate::model::{Axis, Board, Shape, MAX_SIDE};
 
 /// A rectangular grid of characters and the file line of each row.
 pub struct Grid {
@@ -26,21 +28,10 @@ impl Grid {
             ));
         };
         let width = first.chars().count();
-        if rows.len() > MAX_SIDE || width > MAX_SIDE {
-            return Err(ParseError::new(
-                file,
-                first_line,
-                1,
-                format!(
-                    "board of {}x{} cells is larger than supported ({MAX_SIDE}x{MAX_SIDE})",
-                    rows.len(),
-                    width
-                ),
-            ));
-        }
+        check_size(file, first_line, rows.len(), width)?;
         let mut grid = Grid {
-            rows: Vec::new(),
-            lines: Vec::new(),
+            rows: Vec::with_capacity(rows.len()),
+            lines: Vec::with_capacity(rows.len()),
             width,
         };
         for &(line, text) in rows {
@@ -70,40 +61,144 @@ impl Grid {
     pub fn get(&self, row: usize, col: usize) -> char {
         self.rows[row][col]
     }
+
+    /// The cells of every character, each list in row-major order.
+    pub fn cells_by_char(&self) -> HashMap<char, Vec<(usize, usize)>> {
+        let mut map: HashMap<char, Vec<(usize, usize)>> = HashMap::new();
+        for (r, row) in self.rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                map.entry(ch).or_default().push((r, c));
+            }
+        }
+        map
+    }
 }
 
-/// Splits the cells marked `id` into instances of `shape`, scanning row-major:
-/// the first unassigned cell must be an instance's anchor, so the split is
-/// unique when it exists. Returns the anchors `(row, col)`, or the first cell
-/// that does not fit the declared shape.
+/// The error for a board of `height` x `width` cells if it exceeds
+/// [`MAX_SIDE`]; `line` is where the board starts.
+pub fn check_size(file: &str, line: usize, height: usize, width: usize) -> Result<(), ParseError> {
+    if height > MAX_SIDE || width > MAX_SIDE {
+        return Err(ParseError::new(
+            file,
+            line,
+            1,
+            format!(
+                "board of {height} rows x {width} columns is larger than supported \
+                 ({MAX_SIDE}x{MAX_SIDE} cells, frame included)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Splits `cells` (all the cells marked with one character, in row-major
+/// order) into instances of `shape`: the first unassigned cell must be an
+/// instance's anchor, so the split is unique when it exists. Returns the
+/// anchors `(row, col)`, or the first cell that does not fit the shape.
 pub fn split_into_shape(
-    grid: &Grid,
-    id: char,
+    cells: &[(usize, usize)],
     shape: &Shape,
 ) -> Result<Vec<(usize, usize)>, (usize, usize)> {
-    let h = grid.height();
-    let mut taken = vec![false; h * grid.width];
+    let mut taken = vec![false; cells.len()];
     let mut anchors = Vec::new();
-    for r in 0..h {
-        for c in 0..grid.width {
-            if grid.get(r, c) != id || taken[r * grid.width + c] {
-                continue;
-            }
-            for &(dr, dc) in shape.offsets() {
-                let (rr, cc) = (r as i64 + dr as i64, c as i64 + dc as i64);
-                let ok = rr >= 0
-                    && cc >= 0
-                    && (rr as usize) < h
-                    && (cc as usize) < grid.width
-                    && grid.get(rr as usize, cc as usize) == id
-                    && !taken[rr as usize * grid.width + cc as usize];
-                if !ok {
-                    return Err((r, c));
-                }
-                taken[rr as usize * grid.width + cc as usize] = true;
-            }
-            anchors.push((r, c));
+    for (i, &(r, c)) in cells.iter().enumerate() {
+        if taken[i] {
+            continue;
         }
+        for &(dr, dc) in shape.offsets() {
+            let (rr, cc) = (r as i64 + dr as i64, c as i64 + dc as i64);
+            if rr < 0 || cc < 0 {
+                return Err((r, c));
+            }
+            match cells.binary_search(&(rr as usize, cc as usize)) {
+                Ok(j) if !taken[j] => taken[j] = true,
+                _ => return Err((r, c)),
+            }
+        }
+        anchors.push((r, c));
     }
     Ok(anchors)
+}
+
+/// True when a slider of this shape has room somewhere on the empty board
+/// to make at least one step along its axis.
+pub fn slider_can_slide(board: &Board, shape: &Shape, axis: Axis, is_master: bool) -> bool {
+    let (dr, dc) = match axis {
+        Axis::Horizontal => (0, 1),
+        Axis::Vertical => (1, 0),
+    };
+    let fitting: Vec<bool> = (0..board.len())
+        .map(|anchor| {
+            shape.offsets().iter().all(|&(r, c)| {
+                board
+                    .offset(anchor, r, c)
+                    .is_some_and(|x| board.allows(x, is_master))
+            })
+        })
+        .collect();
+    (0..board.len()).any(|a| fitting[a] && board.offset(a, dr, dc).is_some_and(|b| fitting[b]))
+}
+
+/// Row-major cells reachable from `seeds` through cells for which `pass` is
+/// true (4-neighbourhood) on a `height` x `width` grid.
+pub fn flood(
+    height: usize,
+    width: usize,
+    seeds: impl IntoIterator<Item = (usize, usize)>,
+    pass: impl Fn(usize, usize) -> bool,
+) -> Vec<bool> {
+    let mut seen = vec![false; height * width];
+    let mut stack = Vec::new();
+    for (r, c) in seeds {
+        if r < height && c < width && !seen[r * width + c] && pass(r, c) {
+            seen[r * width + c] = true;
+            stack.push((r, c));
+        }
+    }
+    while let Some((r, c)) = stack.pop() {
+        let mut visit = |rr: usize, cc: usize| {
+            if !seen[rr * width + cc] && pass(rr, cc) {
+                seen[rr * width + cc] = true;
+                stack.push((rr, cc));
+            }
+        };
+        if r > 0 {
+            visit(r - 1, c);
+        }
+        if r + 1 < height {
+            visit(r + 1, c);
+        }
+        if c > 0 {
+            visit(r, c - 1);
+        }
+        if c + 1 < width {
+            visit(r, c + 1);
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_two_dominoes_and_rejects_a_broken_one() {
+        let shape = Shape::rectangle(1, 2);
+        assert_eq!(
+            split_into_shape(&[(0, 0), (0, 1), (1, 3), (1, 4)], &shape),
+            Ok(vec![(0, 0), (1, 3)])
+        );
+        assert_eq!(
+            split_into_shape(&[(0, 0), (0, 1), (1, 3)], &shape),
+            Err((1, 3))
+        );
+    }
+
+    #[test]
+    fn flood_stops_at_blocked_cells() {
+        // 3x3 with the middle column blocked: from the left column only.
+        let seen = flood(3, 3, [(0, 0)], |_, c| c != 1);
+        assert_eq!(seen.iter().filter(|s| **s).count(), 3);
+    }
 }

@@ -1,10 +1,15 @@
 //! Input formats. Each format turns text into [`Puzzle`]s or a [`ParseError`]
 //! naming file, line and column. Adding a format means one new file here and
-//! one line in [`Format`] and [`parse_text`].
+//! one line in [`Format`] and [`parse_text`]. See docs/format.md.
 
 mod error;
 mod grid;
+pub mod ids;
+pub mod klotski;
+pub mod legacy;
 pub mod native;
+pub mod rush;
+pub mod tiles;
 
 pub use error::ParseError;
 
@@ -13,8 +18,17 @@ use crate::model::Puzzle;
 /// The formats `--from` accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// The thesis's new format, extended (see docs/format.md).
+    /// The thesis's new format, extended (see docs/format.md); several
+    /// puzzles may follow one another, separated by lines `%%`.
     Native,
+    /// The thesis's old format: grids only, connected equal characters form a block.
+    Legacy,
+    /// Rush Hour boards, one per line (`MOVES BOARD CLUSTER`, Fogleman's database).
+    Rush,
+    /// (n*m-1)-puzzles, one per line: tile numbers row-major, 0 the blank.
+    Tiles,
+    /// A GNOME Klotski level grid (`*` master, `.` targets, `-` doors).
+    Klotski,
 }
 
 /// Options of the importers that need more than the text.
@@ -26,16 +40,26 @@ pub struct ImportOptions {
     pub blank_last: bool,
 }
 
-/// Parses text in the given format (or detects native/legacy when `None`).
-/// Collections (Rush Hour and tiles files) give one puzzle per line.
+/// Parses text in the given format; when `None`, native if
+/// [`native::detect`] says so, else the old format. Collections (native files
+/// with `%%` separators, Rush Hour and tiles files) give several puzzles.
 pub fn parse_text(
     text: &str,
     file: &str,
     format: Option<Format>,
-    _options: &ImportOptions,
+    options: &ImportOptions,
 ) -> Result<Vec<Puzzle>, ParseError> {
+    let format = format.unwrap_or(if native::detect(text) {
+        Format::Native
+    } else {
+        Format::Legacy
+    });
     match format {
-        Some(Format::Native) | None => native::parse(text, file).map(|p| vec![p]),
+        Format::Native => native::parse_collection(text, file),
+        Format::Legacy => legacy::parse(text, file).map(|p| vec![p]),
+        Format::Rush => rush::parse(text, file),
+        Format::Tiles => tiles::parse(text, file, options),
+        Format::Klotski => klotski::parse(text, file).map(|p| vec![p]),
     }
 }
 
@@ -45,19 +69,54 @@ pub fn load(
     format: Option<Format>,
     options: &ImportOptions,
 ) -> Result<Vec<Puzzle>, ParseError> {
-    let text = if path == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+    let bytes = if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
             .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read standard input: {e}")))?;
-        s
+        b
     } else {
-        let bytes = std::fs::read(path)
-            .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?;
-        String::from_utf8(bytes)
-            .map_err(|e| ParseError::new(path, 0, 0, format!("not UTF-8 text: {e}")))?
+        std::fs::read(path)
+            .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?
     };
+    let text = decode(path, &bytes)?;
     if text.trim().is_empty() {
         return Err(ParseError::new(path, 0, 0, "empty file: no puzzle in it"));
     }
-    parse_text(&text, path, format, options)
+    parse_text(text, path, format, options)
+}
+
+/// The text of a file, or an error naming the line and column of the first
+/// byte that is not UTF-8. A leading byte-order mark is skipped.
+pub fn decode<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, ParseError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = &bytes[..e.valid_up_to()];
+        let line = good.iter().filter(|b| **b == b'\n').count() + 1;
+        let line_start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let column = std::str::from_utf8(&good[line_start..]).map_or(1, |s| s.chars().count() + 1);
+        ParseError::new(path, line, column, "not UTF-8 text: save the file as UTF-8")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_native_and_legacy() {
+        let native = "% name: x\n!\n@\n!\n#@ #\n!\n# @#\n!\n";
+        let p = parse_text(native, "f", None, &ImportOptions::default()).unwrap();
+        assert_eq!(p[0].name.as_deref(), Some("x"));
+        let legacy = "####\n#@ #\n####\n";
+        let p = parse_text(legacy, "f", None, &ImportOptions::default()).unwrap();
+        assert_eq!(p[0].types[0].id, '@');
+        assert!(p[0].goals.is_empty());
+    }
+
+    #[test]
+    fn decode_names_the_bad_byte() {
+        let e = decode("f", b"ab\nc\xffd").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 2));
+        assert_eq!(decode("f", b"\xEF\xBB\xBFok").unwrap(), "ok");
+    }
 }

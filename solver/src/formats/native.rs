@@ -16,8 +16,10 @@
 //! !
 //! ```
 
+use std::collections::HashMap;
+
 use super::error::ParseError;
-use super::grid::{split_into_shape, Grid};
+use super::grid::{slider_can_slide, split_into_shape, Grid};
 use crate::model::{
     Axis, BlockType, Board, Cell, CellKind, Goal, GoalRequirement, Position, Puzzle, Shape,
 };
@@ -37,16 +39,83 @@ pub fn detect(text: &str) -> bool {
         .is_some_and(|l| l == "!")
 }
 
-/// Parses one puzzle in the native format.
+/// True for the line that separates the puzzles of a native collection.
+fn is_separator(line: &str) -> bool {
+    line.trim_end() == "%%"
+}
+
+/// Parses one puzzle in the native format. A file holding several puzzles
+/// separated by `%%` lines is an error here: see [`parse_collection`].
 pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let mut puzzles = parse_chunks(text, file)?;
+    if puzzles.len() > 1 {
+        let (line, _) = puzzles.swap_remove(1);
+        return Err(ParseError::new(
+            file,
+            line,
+            0,
+            "this file holds several puzzles separated by '%%' lines; load it as a collection",
+        ));
+    }
+    Ok(puzzles.pop().expect("parse_chunks gives at least one").1)
+}
+
+/// Parses a native collection: puzzles one after another, separated by lines
+/// `%%` (a file without such a line is a collection of one). Chunks holding
+/// nothing but comments and blank lines are skipped.
+pub fn parse_collection(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
+    Ok(parse_chunks(text, file)?
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect())
+}
+
+/// The puzzles of a collection with the first line of each.
+fn parse_chunks(text: &str, file: &str) -> Result<Vec<(usize, Puzzle)>, ParseError> {
+    let mut chunks: Vec<Vec<(usize, &str)>> = vec![Vec::new()];
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if is_separator(line) {
+            chunks.push(Vec::new());
+        } else {
+            chunks.last_mut().expect("never empty").push((i + 1, line));
+        }
+    }
+    let mut puzzles = Vec::new();
+    for chunk in chunks {
+        let has_content = chunk
+            .iter()
+            .any(|(_, l)| !l.trim().is_empty() && !l.starts_with('%'));
+        if has_content {
+            puzzles.push((chunk[0].0, parse_lines(&chunk, file)?));
+        }
+    }
+    if puzzles.is_empty() {
+        return Err(ParseError::new(file, 0, 0, "empty file: no puzzle in it"));
+    }
+    Ok(puzzles)
+}
+
+/// Writes several puzzles as one native collection (separated by `%%`).
+pub fn write_collection(puzzles: &[Puzzle]) -> String {
+    let mut out = String::new();
+    for (i, p) in puzzles.iter().enumerate() {
+        if i > 0 {
+            out.push_str("%%\n");
+        }
+        out.push_str(&write(p));
+    }
+    out
+}
+
+/// Parses one puzzle from `(line number, text)` lines.
+fn parse_lines(lines: &[(usize, &str)], file: &str) -> Result<Puzzle, ParseError> {
     let mut metadata = Vec::new();
     let mut sections: Vec<Vec<(usize, &str)>> = Vec::new();
     let mut seen_bang = false;
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.starts_with('%') {
-            if let Some((k, v)) = line[1..].split_once(':') {
+    for &(line_no, line) in lines {
+        if let Some(rest) = line.strip_prefix('%') {
+            if let Some((k, v)) = rest.split_once(':') {
                 metadata.push((k.trim().to_string(), v.trim().to_string()));
             }
             continue;
@@ -77,18 +146,24 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
         while s.last().is_some_and(|(_, l)| l.trim().is_empty()) {
             s.pop();
         }
-        while s.first().is_some_and(|(_, l)| l.trim().is_empty()) {
-            s.remove(0);
-        }
+        let leading = s.iter().take_while(|(_, l)| l.trim().is_empty()).count();
+        s.drain(..leading);
     }
     while sections.last().is_some_and(|s| s.is_empty()) {
         sections.pop();
     }
     if sections.is_empty() {
-        return Err(ParseError::new(file, 0, 0, "empty file: no puzzle in it"));
+        return Err(ParseError::new(
+            file,
+            lines.first().map_or(0, |l| l.0),
+            0,
+            "no puzzle: expected a '!' line, the block definitions, '!' and the start grid",
+        ));
     }
-    let header_end = sections[0].last().map_or(0, |l| l.0);
-    let (types, header_lines) = parse_header(file, &sections[0])?;
+    let header_end = sections[0]
+        .last()
+        .map_or_else(|| lines.first().map_or(0, |l| l.0), |l| l.0);
+    let types = parse_header(file, &sections[0], header_end)?;
     let Some(start_rows) = sections.get(1) else {
         return Err(ParseError::new(
             file,
@@ -97,12 +172,28 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             "missing start position: expected a '!' line and the start grid after the block definitions",
         ));
     };
+    if start_rows.is_empty() {
+        return Err(ParseError::new(
+            file,
+            header_end + 1,
+            0,
+            "the start grid is empty: draw the board between the second and third '!' lines",
+        ));
+    }
     let start = Grid::from_rows(file, start_rows)?;
-    let goals: Vec<Grid> = sections[2..]
-        .iter()
-        .map(|rows| Grid::from_rows(file, rows))
-        .collect::<Result<_, _>>()?;
-    build(file, metadata, types, &header_lines, &start, &goals)
+    let mut goals = Vec::new();
+    for rows in &sections[2..] {
+        if rows.is_empty() {
+            return Err(ParseError::new(
+                file,
+                start.lines[0],
+                0,
+                "an empty goal section (two '!' lines with nothing between them)",
+            ));
+        }
+        goals.push(Grid::from_rows(file, rows)?);
+    }
+    build(file, metadata, types, &start, &goals)
 }
 
 /// A block type as declared in the header, before instances are counted.
@@ -114,34 +205,48 @@ struct Declared {
 fn parse_header(
     file: &str,
     rows: &[(usize, &str)],
-) -> Result<(Vec<Declared>, Vec<usize>), ParseError> {
+    header_end: usize,
+) -> Result<Vec<Declared>, ParseError> {
     let mut declared: Vec<Declared> = Vec::new();
+    let mut lines_of: HashMap<char, usize> = HashMap::new();
     for &(line, text) in rows {
         if text.trim().is_empty() {
             continue;
         }
         let mut chars = text.char_indices().peekable();
-        let (_, id) = chars.next().expect("non-blank line");
-        if RESERVED.contains(&id) || id.is_whitespace() {
-            return Err(ParseError::new(
-                file,
-                line,
-                1,
-                format!("'{id}' cannot be a block identifier (reserved characters: # . - ! % | = , and space)"),
-            ));
-        }
-        if let Some(prev) = declared.iter().find(|d| d.block.id == id) {
+        let Some((_, id)) = chars.next() else {
+            continue;
+        };
+        if RESERVED.contains(&id) || id.is_whitespace() || id.is_control() {
             return Err(ParseError::new(
                 file,
                 line,
                 1,
                 format!(
-                    "block type '{id}' is defined twice (first on line {})",
-                    prev.line
+                    "{} cannot be a block identifier (reserved: # . - ! % | = , whitespace and control characters); \
+                     a header line starts with the block's identifier",
+                    describe(id)
                 ),
             ));
         }
+        if let Some(prev) = lines_of.get(&id) {
+            return Err(ParseError::new(
+                file,
+                line,
+                1,
+                format!("block type '{id}' is defined twice (first on line {prev})"),
+            ));
+        }
         let rest_start = chars.peek().map_or(text.len(), |&(i, _)| i);
+        if rest_start < text.len() && !text[rest_start..].starts_with(char::is_whitespace) {
+            let column = text[..rest_start].chars().count() + 1;
+            return Err(ParseError::new(
+                file,
+                line,
+                column,
+                format!("a block identifier is one character: put a space after '{id}'"),
+            ));
+        }
         let mut slider = None;
         let mut offsets = vec![(0, 0)];
         for token in split_tokens(&text[rest_start..]) {
@@ -190,18 +295,27 @@ fn parse_header(
             slider,
             is_master: id == MASTER_ID,
         };
+        lines_of.insert(id, line);
         declared.push(Declared { block, line });
     }
     if declared.is_empty() {
         return Err(ParseError::new(
             file,
-            rows.first().map_or(0, |r| r.0),
+            rows.first().map_or(header_end, |r| r.0),
             0,
             "no block types defined: the first section must list them, one per line",
         ));
     }
-    let lines = declared.iter().map(|d| d.line).collect();
-    Ok((declared, lines))
+    Ok(declared)
+}
+
+/// A character for an error message, visible even when it is blank.
+fn describe(c: char) -> String {
+    if c.is_whitespace() || c.is_control() {
+        format!("character U+{:04X}", c as u32)
+    } else {
+        format!("'{c}'")
+    }
 }
 
 /// Whitespace-separated tokens with their byte offsets.
@@ -228,12 +342,11 @@ fn build(
     file: &str,
     metadata: Vec<(String, String)>,
     declared: Vec<Declared>,
-    _header_lines: &[usize],
     start: &Grid,
     goals: &[Grid],
 ) -> Result<Puzzle, ParseError> {
     let (h, w) = (start.height(), start.width);
-    if h < 1 || w < 1 {
+    if w < 1 {
         return Err(ParseError::new(
             file,
             start.lines[0],
@@ -241,6 +354,11 @@ fn build(
             "the start grid is empty",
         ));
     }
+    let index_of: HashMap<char, usize> = declared
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.block.id, i))
+        .collect();
     // Cell kinds: walls and doors from the start grid; a door may also be
     // marked in a goal grid (where the start grid shows the master on it).
     let mut kinds = vec![CellKind::Free; h * w];
@@ -251,13 +369,17 @@ fn build(
                 '#' => CellKind::Wall,
                 '-' => CellKind::Door,
                 ' ' | '.' => CellKind::Free,
-                _ if declared.iter().any(|d| d.block.id == ch) => CellKind::Free,
+                _ if index_of.contains_key(&ch) => CellKind::Free,
                 _ => {
                     return Err(ParseError::new(
                         file,
                         start.lines[r],
                         c + 1,
-                        format!("unknown character '{ch}': not a wall (#), empty cell (space or .), door (-) or a block defined in the header"),
+                        format!(
+                        "unknown character {}: not a wall (#), empty cell (space or .), door (-) \
+                             or a block defined in the header",
+                        describe(ch)
+                    ),
                     ))
                 }
             };
@@ -268,6 +390,14 @@ fn build(
         for r in 0..g.height() {
             for c in 0..g.width {
                 if g.get(r, c) == '-' {
+                    if kinds[r * w + c] == CellKind::Wall {
+                        return Err(ParseError::new(
+                            file,
+                            g.lines[r],
+                            c + 1,
+                            "this goal marks a door (-) where the start grid has a wall",
+                        ));
+                    }
                     kinds[r * w + c] = CellKind::Door;
                 }
             }
@@ -279,8 +409,12 @@ fn build(
     let mut counts = Vec::new();
     let mut anchors: Vec<Cell> = Vec::new();
     let mut type_of_declared = vec![None; declared.len()];
+    let start_cells = start.cells_by_char();
     for (di, d) in declared.iter().enumerate() {
-        let found = split_into_shape(start, d.block.id, &d.block.shape).map_err(|(r, c)| {
+        let cells = start_cells
+            .get(&d.block.id)
+            .map_or(&[][..], |v| v.as_slice());
+        let found = split_into_shape(cells, &d.block.shape).map_err(|(r, c)| {
             ParseError::new(
                 file,
                 start.lines[r],
@@ -305,12 +439,7 @@ fn build(
         }
         for &(r, c) in &found {
             let cell = r * w + c;
-            let on_door = d.block.shape.offsets().iter().any(|&(dr, dc)| {
-                board
-                    .offset(cell, dr, dc)
-                    .is_some_and(|x| board.kind(x) == CellKind::Door)
-            });
-            if on_door && !d.block.is_master {
+            if !d.block.is_master && on_door(&board, &d.block, cell) {
                 return Err(ParseError::new(
                     file,
                     start.lines[r],
@@ -342,24 +471,30 @@ fn build(
     let mut goal_sections = Vec::new();
     for g in goals {
         let mut goal = Goal::default();
-        for r in 0..g.height() {
-            for c in 0..g.width {
-                let ch = g.get(r, c);
-                if matches!(ch, '#' | ' ' | '.' | '-') {
-                    continue;
-                }
-                if !declared.iter().any(|d| d.block.id == ch) {
-                    return Err(ParseError::new(
-                        file,
-                        g.lines[r],
-                        c + 1,
-                        format!("the goal names block '{ch}', which the header does not define"),
-                    ));
-                }
-            }
+        let goal_cells = g.cells_by_char();
+        // Report the first unknown character in reading order.
+        let mut unknown: Vec<(usize, usize, char)> = goal_cells
+            .iter()
+            .filter(|(ch, _)| !matches!(ch, '#' | ' ' | '.' | '-') && !index_of.contains_key(ch))
+            .map(|(&ch, cells)| (cells[0].0, cells[0].1, ch))
+            .collect();
+        unknown.sort_unstable();
+        if let Some(&(r, c, ch)) = unknown.first() {
+            return Err(ParseError::new(
+                file,
+                g.lines[r],
+                c + 1,
+                format!(
+                    "the goal names block {}, which the header does not define",
+                    describe(ch)
+                ),
+            ));
         }
         for (di, d) in declared.iter().enumerate() {
-            let found = split_into_shape(g, d.block.id, &d.block.shape).map_err(|(r, c)| {
+            let cells = goal_cells
+                .get(&d.block.id)
+                .map_or(&[][..], |v| v.as_slice());
+            let found = split_into_shape(cells, &d.block.shape).map_err(|(r, c)| {
                 ParseError::new(
                     file,
                     g.lines[r],
@@ -388,6 +523,26 @@ fn build(
                 };
                 return Err(ParseError::new(file, g.lines[r], c + 1, what));
             }
+            for &(r, c) in &found {
+                let cell = r * w + c;
+                let blocked = d.block.shape.offsets().iter().any(|&(dr, dc)| {
+                    board
+                        .offset(cell, dr, dc)
+                        .is_some_and(|x| !board.allows(x, d.block.is_master))
+                });
+                if blocked {
+                    return Err(ParseError::new(
+                        file,
+                        g.lines[r],
+                        c + 1,
+                        format!(
+                            "the goal places block '{}' on a wall{}, where it can never be",
+                            d.block.id,
+                            if d.block.is_master { "" } else { " or a door" }
+                        ),
+                    ));
+                }
+            }
             let mut req_anchors: Vec<Cell> =
                 found.iter().map(|&(r, c)| (r * w + c) as Cell).collect();
             req_anchors.sort_unstable();
@@ -406,6 +561,15 @@ fn build(
         .map(|(_, v)| v.clone());
     puzzle.metadata = metadata;
     Ok(puzzle)
+}
+
+/// True when a block of this type anchored at `cell` covers a door.
+fn on_door(board: &Board, block: &BlockType, cell: usize) -> bool {
+    block.shape.offsets().iter().any(|&(dr, dc)| {
+        board
+            .offset(cell, dr, dc)
+            .is_some_and(|x| board.kind(x) == CellKind::Door)
+    })
 }
 
 fn check_goal_size(file: &str, start: &Grid, goal: &Grid) -> Result<(), ParseError> {
@@ -433,22 +597,7 @@ fn check_slider_can_slide(
     axis: Axis,
     board: &Board,
 ) -> Result<(), ParseError> {
-    let (dr, dc) = match axis {
-        Axis::Horizontal => (0, 1),
-        Axis::Vertical => (1, 0),
-    };
-    let fits = |anchor: usize| {
-        d.block.shape.offsets().iter().all(|&(r, c)| {
-            board
-                .offset(anchor, r, c)
-                .is_some_and(|x| board.allows(x, d.block.is_master))
-        })
-    };
-    let can = (0..board.len()).any(|a| {
-        fits(a)
-            && (board.offset(a, dr, dc).is_some_and(fits)
-                || board.offset(a, -dr, -dc).is_some_and(fits))
-    });
+    let can = slider_can_slide(board, &d.block.shape, axis, d.block.is_master);
     if can {
         Ok(())
     } else {
@@ -511,7 +660,7 @@ fn protect_trailing_spaces(grid: &str) -> String {
     for line in grid.lines() {
         let trimmed = line.trim_end_matches(' ');
         out.push_str(trimmed);
-        out.extend(std::iter::repeat('.').take(line.len() - trimmed.len()));
+        out.extend(std::iter::repeat_n('.', line.len() - trimmed.len()));
         out.push('\n');
     }
     out
