@@ -16,3 +16,4 @@ pub mod report;
 pub mod search;
 pub mod solution;
 pub mod store;
+pub mod verify;

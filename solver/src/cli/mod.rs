@@ -8,9 +8,11 @@ use crate::formats::{self, Format, ImportOptions};
 use crate::model::Puzzle;
 
 pub mod count;
+pub mod import;
 pub mod search_args;
 pub mod show;
 pub mod solve;
+pub mod verify;
 
 /// Sliding-block puzzle solver.
 #[derive(Parser, Debug)]
@@ -28,6 +30,10 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Count every position reachable from the start (exit 0 complete, 1 stopped by a limit).
     Count(count::CountArgs),
+    /// Convert a puzzle or collection (--from FORMAT) to the native format on stdout.
+    Import(import::ImportArgs),
+    /// Replay a solution independently of the search (exit 0 valid, 1 invalid, 2 bad input).
+    Verify(verify::VerifyArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -80,6 +86,8 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Show(args) => show::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Count(args) => count::run(&args),
+        Command::Import(args) => import::run(&args),
+        Command::Verify(args) => verify::run(&args),
     }
 }
 

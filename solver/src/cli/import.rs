@@ -1,0 +1,60 @@
+//! `solver import --from FORMAT INPUT`: converts a puzzle (or a collection)
+//! to the native format on standard output. A collection is written as
+//! native puzzles separated by lines `%%`, which every subcommand reads back;
+//! `--index N` writes only the N-th puzzle.
+
+use std::io::Write;
+
+use clap::Args;
+
+use super::{write_atomically, Failure, PuzzleInput};
+use crate::formats::native;
+use crate::model::Puzzle;
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    /// Only the N-th puzzle of a collection (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+    /// Write to FILE (replaced atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<String>,
+}
+
+/// The puzzles `--index` selects: all of them without it, else the N-th.
+pub fn select(
+    puzzles: Vec<Puzzle>,
+    index: Option<usize>,
+    file: &str,
+) -> Result<Vec<Puzzle>, Failure> {
+    let Some(n) = index else {
+        return Ok(puzzles);
+    };
+    let count = puzzles.len();
+    if n == 0 || n > count {
+        return Err(Failure::input(format!(
+            "{file}: --index {n} is out of range: the file holds {count} puzzle(s), numbered from 1"
+        )));
+    }
+    Ok(puzzles.into_iter().skip(n - 1).take(1).collect())
+}
+
+pub fn run(args: &ImportArgs) -> Result<i32, Failure> {
+    let puzzles = select(args.input.load()?, args.index, &args.input.puzzle)?;
+    let text = native::write_collection(&puzzles);
+    match &args.output {
+        Some(path) => write_atomically(path, &text)
+            .map_err(|e| Failure::input(format!("{path}: cannot write: {e}")))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                Err(e) => return Err(Failure::input(format!("cannot write the output: {e}"))),
+            }
+        }
+    }
+    Ok(0)
+}

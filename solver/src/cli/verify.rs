@@ -1,0 +1,136 @@
+//! `solver verify PUZZLE SOLUTION`: replays a solution with the independent
+//! verifier ([`crate::verify`]). Exit 0 valid, 1 invalid solution, 2 bad input.
+
+use clap::Args;
+
+use super::import::select;
+use super::{Failure, PuzzleInput};
+use crate::formats::{self, ParseError};
+use crate::solution;
+use crate::verify::replay;
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    /// Solution file (`ID ROW,COL STEPS` per line), or `-` for standard input.
+    pub solution: String,
+    /// Which puzzle of a collection the solution is for (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The 1-based file line of each move, by the rule of [`solution::parse`]:
+/// blank lines and lines starting with `%` are not moves.
+fn move_lines(text: &str) -> Vec<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let t = l.trim();
+            !t.is_empty() && !t.starts_with('%')
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
+    let bytes = if path == "-" {
+        if puzzle_path == "-" {
+            return Err(Failure::input(
+                "the puzzle and the solution cannot both come from standard input",
+            ));
+        }
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .map_err(|e| Failure::input(format!("-: cannot read standard input: {e}")))?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| {
+            Failure::input(
+                ParseError::new(path, 0, 0, format!("cannot read file: {e}")).to_string(),
+            )
+        })?
+    };
+    formats::decode(path, &bytes)
+        .map(str::to_string)
+        .map_err(|e| Failure::input(e.to_string()))
+}
+
+pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let puzzles = select(args.input.load()?, args.index, file)?;
+    if puzzles.len() > 1 {
+        return Err(Failure::input(format!(
+            "{file} holds {} puzzles: say which one the solution is for with --index N",
+            puzzles.len()
+        )));
+    }
+    let puzzle = &puzzles[0];
+    let text = read_solution(&args.solution, file)?;
+    let moves =
+        solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;
+    let total = puzzle.goals.len();
+    let (code, summary, json) = match replay(puzzle, &moves) {
+        Ok(r) if r.solved => (
+            0,
+            format!(
+                "valid: {} steps, {} moves; {}",
+                r.steps,
+                r.moves,
+                if total == 1 {
+                    "the goal is reached".to_string()
+                } else {
+                    format!("all {total} goal sections are reached in order")
+                }
+            ),
+            serde_json::json!({
+                "valid": true, "steps": r.steps, "moves": r.moves,
+                "goals_reached": r.goals_reached, "goals_total": total,
+            }),
+        ),
+        Ok(r) => {
+            let message = format!(
+                "the moves are legal but end before reaching {} ({} of {total} goal sections reached)",
+                if r.goals_reached + 1 == total {
+                    "the goal".to_string()
+                } else {
+                    format!("subgoal {}", r.goals_reached + 1)
+                },
+                r.goals_reached
+            );
+            (
+                1,
+                format!(
+                    "invalid: {message}; final position:\n{}",
+                    puzzle.render(&r.final_position).trim_end_matches('\n')
+                ),
+                serde_json::json!({
+                    "valid": false, "steps": r.steps, "moves": r.moves,
+                    "goals_reached": r.goals_reached, "goals_total": total,
+                    "error": message,
+                }),
+            )
+        }
+        Err(e) => {
+            let line = move_lines(&text).get(e.index).copied();
+            let message = e.describe(line);
+            (
+                1,
+                format!("invalid: {message}"),
+                serde_json::json!({
+                    "valid": false, "goals_total": total, "error": message,
+                    "move": e.index + 1, "line": line, "step": e.step,
+                }),
+            )
+        }
+    };
+    if args.json {
+        println!("{json}");
+    } else {
+        println!("{summary}");
+    }
+    Ok(code)
+}
