@@ -1,1 +1,33 @@
-//! reasoner
+//! Case-based meta-reasoner for the sliding-block solver (R. G. Spaans, 2010,
+//! §5.3-5.5, §6.3, §7.2): it solves a puzzle unattended by running the
+//! `solver` binary as a separate process with parameter sets taken from a case
+//! base of solved puzzles and from a randomized proximity search, and grows
+//! the case base with what it learns.
+//!
+//! The pieces, in the order of the cycle:
+//!
+//! | module         | holds |
+//! |----------------|-------|
+//! | [`features`]   | feature ranges read from `solver features --json` |
+//! | [`casebase`]   | the TOML case base (schema, load with line numbers, atomic save, legacy import) |
+//! | [`similarity`] | the swappable similarity, the thesis's formula as default; retrieval |
+//! | [`params`]     | the parameter space, its distance, the forbidden regions |
+//! | [`plan`]       | which attempts run, decided by the seed and earlier outcomes only |
+//! | [`runner`]     | supervised solver processes: limits, timeouts, kill, JSON |
+//! | [`cycle`]      | retrieve, reuse, revise, final, retain |
+//! | [`report`]     | the report: text table and JSON |
+//!
+//! The reasoner never links the solver: the command line and the JSON result
+//! are the whole interface.
+
+pub mod casebase;
+pub mod cycle;
+pub mod error;
+pub mod features;
+pub mod params;
+pub mod plan;
+pub mod report;
+pub mod runner;
+pub mod similarity;
+
+pub use error::Error;

@@ -1,1 +1,568 @@
-fn main() {}
+//! `reasoner`: the command line over the reasoner library.
+//!
+//! Exit codes: 0 solved (or command done), 1 not solved, 2 bad input or setup
+//! (broken case base, failed feature extraction, missing solver), 130/143
+//! interrupted by SIGINT/SIGTERM (its solvers are killed).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+
+use reasoner::casebase::{self, legacy, Case, CaseBase, FoundBy, Outcome, Provenance};
+use reasoner::cycle::{self, CycleConfig};
+use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet, Resting};
+use reasoner::plan::SearchConfig;
+use reasoner::runner::{RunLimits, RunStatus, Runner};
+use reasoner::similarity::{self, scaled_size, Similarity, SCALED_SIZE};
+use reasoner::Error;
+
+/// Case-based meta-reasoner: solves sliding-block puzzles unattended by
+/// running `solver` with parameters from a case base and a proximity search.
+#[derive(Parser, Debug)]
+#[command(name = "reasoner", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve a puzzle: retrieve, reuse, proximity search, final run (exit 0 solved, 1 not).
+    Solve(SolveArgs),
+    /// Show a puzzle's features and the cases ranked by similarity.
+    Retrieve(RetrieveArgs),
+    /// Inspect and edit a case base.
+    #[command(subcommand)]
+    Casebase(CaseBaseCommand),
+}
+
+#[derive(Args, Debug)]
+struct SolverArg {
+    /// The solver binary (default: `solver` beside this program, else on PATH).
+    #[arg(long, value_name = "PATH")]
+    solver: Option<PathBuf>,
+}
+
+impl SolverArg {
+    fn runner(&self) -> Result<Runner, Error> {
+        Runner::new(self.solver.clone().unwrap_or_else(Runner::default_solver))
+    }
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    /// Puzzle file.
+    puzzle: PathBuf,
+    /// Case-base file (TOML; see casebase/README.md).
+    #[arg(long, value_name = "FILE")]
+    casebase: PathBuf,
+    /// Seed of the proximity search: the same seed gives the same attempts.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Positions each attempt but the final may examine.
+    #[arg(long, value_name = "N", default_value_t = 5_000_000)]
+    position_limit: u64,
+    /// Attempts before the final unlimited one.
+    #[arg(long, value_name = "N", default_value_t = 25)]
+    attempts: usize,
+    /// Solver processes at once (default: the number of cores); does not change the attempts.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Attempts planned together; part of the plan (the same seed and wave give the same attempts).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    wave: usize,
+    /// Kill an attempt after S seconds (recorded as failed; makes results timing-dependent).
+    #[arg(long, value_name = "S")]
+    attempt_timeout: Option<f64>,
+    /// Kill the final unlimited attempt after S seconds.
+    #[arg(long, value_name = "S")]
+    final_timeout: Option<f64>,
+    /// Skip the final unlimited attempt.
+    #[arg(long)]
+    no_final: bool,
+    /// Passed to the solver as --max-memory (e.g. 2G).
+    #[arg(long, value_name = "BYTES")]
+    max_memory: Option<String>,
+    /// Similarity measure: thesis or extended (thesis + the solver's extra features).
+    #[arg(long, default_value = "thesis")]
+    similarity: String,
+    /// Proximity search: reject sets closer than this to a tried set.
+    #[arg(long, default_value_t = SearchConfig::default().min_distance)]
+    min_distance: f64,
+    /// Proximity search: accept only sets within this distance of a tried set.
+    #[arg(long, default_value_t = SearchConfig::default().max_distance)]
+    max_distance: f64,
+    /// Add the solved puzzle to the case base (or improve its case).
+    #[arg(long)]
+    retain: bool,
+    /// Print the report as one JSON object (the table goes to stderr).
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    solver: SolverArg,
+}
+
+#[derive(Args, Debug)]
+struct RetrieveArgs {
+    /// Puzzle file.
+    puzzle: PathBuf,
+    /// Case-base file.
+    #[arg(long, value_name = "FILE")]
+    casebase: PathBuf,
+    /// Similarity measure: thesis or extended.
+    #[arg(long, default_value = "thesis")]
+    similarity: String,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    solver: SolverArg,
+}
+
+#[derive(Subcommand, Debug)]
+enum CaseBaseCommand {
+    /// List the cases.
+    List {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print one case.
+    Show {
+        file: PathBuf,
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add a hand-tuned case, earned by running the solver with the given parameters.
+    Add(AddArgs),
+    /// Remove a case.
+    Remove { file: PathBuf, name: String },
+    /// Import the thesis's text case base (§7.2.1) into a TOML case base.
+    Import {
+        /// Legacy case-base file (`!`-separated sections, `!!` at the end).
+        legacy: PathBuf,
+        /// TOML case base to add the cases to (created if missing).
+        #[arg(long, value_name = "FILE")]
+        into: PathBuf,
+        /// Replace cases of the same name instead of failing.
+        #[arg(long)]
+        replace: bool,
+    },
+}
+
+#[derive(Args, Debug)]
+struct AddArgs {
+    /// Case-base file (created if missing).
+    file: PathBuf,
+    /// Puzzle file.
+    puzzle: PathBuf,
+    /// Case name (default: the puzzle's name, else its file name).
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long)]
+    comment: Option<String>,
+    #[arg(long, value_enum, default_value_t = Algorithm::Bfs)]
+    algorithm: Algorithm,
+    #[arg(long, value_enum, default_value_t = Heuristic::H0)]
+    heuristic: Heuristic,
+    #[arg(long, default_value_t = 1.0)]
+    weight: f64,
+    /// h2's weights A,B,C.
+    #[arg(long, value_name = "A,B,C")]
+    h2: Option<String>,
+    #[arg(long, value_name = "N")]
+    space_value: Option<u64>,
+    #[arg(long, value_enum, default_value_t = Resting::Off)]
+    resting: Resting,
+    #[arg(long, value_enum, default_value_t = Metric::Steps)]
+    metric: Metric,
+    /// Stop the solver after N positions (default: no limit).
+    #[arg(long, value_name = "N")]
+    position_limit: Option<u64>,
+    /// Replace a case of the same name.
+    #[arg(long)]
+    replace: bool,
+    #[command(flatten)]
+    solver: SolverArg,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    // One thread: every solver is started from it, so the kernel's
+    // parent-death signal (see runner.rs) fires exactly when the reasoner dies.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let code = rt.block_on(async {
+        tokio::select! {
+            code = interrupted() => {
+                eprintln!("reasoner: interrupted; stopping the solvers");
+                code
+            }
+            result = run(cli) => match result {
+                Ok(code) => code,
+                Err(e) => {
+                    eprintln!("reasoner: {e}");
+                    e.exit_code()
+                }
+            },
+        }
+    });
+    // Dropping the runtime drops every task, and with it every child: killed.
+    drop(rt);
+    std::process::exit(code);
+}
+
+/// Waits for SIGINT or SIGTERM; the exit code to use.
+async fn interrupted() -> i32 {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut int), Ok(mut term)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = int.recv() => 130,
+        _ = term.recv() => 143,
+    }
+}
+
+async fn run(cli: Cli) -> Result<i32, Error> {
+    match cli.command {
+        Command::Solve(a) => solve(a).await,
+        Command::Retrieve(a) => retrieve(a).await,
+        Command::Casebase(c) => casebase_command(c).await,
+    }
+}
+
+fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
+    similarity::by_name(name).ok_or_else(|| {
+        Error::Usage(format!(
+            "unknown similarity {name:?}; use one of {}",
+            similarity::NAMES.join(", ")
+        ))
+    })
+}
+
+fn seconds(s: Option<f64>, flag: &str) -> Result<Option<Duration>, Error> {
+    s.map(|s| {
+        Duration::try_from_secs_f64(s)
+            .map_err(|_| Error::Usage(format!("{flag} must be a number of seconds, at least 0")))
+    })
+    .transpose()
+}
+
+async fn solve(a: SolveArgs) -> Result<i32, Error> {
+    let sim = similarity_named(&a.similarity)?;
+    let cb = if a.retain {
+        casebase::load_or_new(&a.casebase)?
+    } else {
+        casebase::load(&a.casebase)?
+    };
+    if !(a.min_distance >= 0.0 && a.max_distance >= a.min_distance) {
+        return Err(Error::Usage(
+            "--min-distance must be at least 0 and at most --max-distance".to_string(),
+        ));
+    }
+    let jobs = a.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let config = CycleConfig {
+        seed: a.seed,
+        position_limit: a.position_limit,
+        attempts: a.attempts,
+        jobs: jobs.max(1),
+        wave: a.wave.max(1),
+        search: SearchConfig {
+            min_distance: a.min_distance,
+            max_distance: a.max_distance,
+            ..SearchConfig::default()
+        },
+        attempt_timeout: seconds(a.attempt_timeout, "--attempt-timeout")?,
+        final_timeout: seconds(a.final_timeout, "--final-timeout")?,
+        final_run: !a.no_final,
+    };
+    let mut runner = a.solver.runner()?;
+    runner.max_memory = a.max_memory.clone();
+    let mut report = cycle::run(Arc::new(runner), &a.puzzle, &cb, sim.as_ref(), &config).await?;
+    if a.retain && report.status == RunStatus::Solved {
+        report.retained = cycle::retain(&a.casebase, &a.puzzle, &report)?;
+    }
+    if a.json {
+        eprint!("{}", report.text());
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("the report serializes")
+        );
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(if report.status == RunStatus::Solved {
+        0
+    } else {
+        1
+    })
+}
+
+async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
+    let sim = similarity_named(&a.similarity)?;
+    let cb = casebase::load(&a.casebase)?;
+    let runner = a.solver.runner()?;
+    let found = cycle::retrieve(&runner, &a.puzzle, &cb, sim.as_ref(), None).await?;
+    let f = &found.features.features;
+    if a.json {
+        let cases: Vec<_> = found
+            .ranked
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let terms: serde_json::Map<String, serde_json::Value> = sim
+                    .terms(f, &cb.cases[r.index].features)
+                    .into_iter()
+                    .map(|(n, v)| (n.to_string(), json!(v)))
+                    .collect();
+                json!({
+                    "rank": i + 1,
+                    "name": r.name,
+                    "similarity": r.similarity,
+                    "retrieved": i < found.retrieved,
+                    "terms": terms,
+                })
+            })
+            .collect();
+        let out = json!({
+            "puzzle": found.features.puzzle,
+            "name": found.features.name,
+            "features": f,
+            SCALED_SIZE: scaled_size(f),
+            "similarity": sim.name(),
+            "cases": cases,
+        });
+        println!("{out}");
+        return Ok(0);
+    }
+    println!(
+        "features of {}{}:",
+        a.puzzle.display(),
+        found
+            .features
+            .name
+            .as_deref()
+            .map(|n| format!(" ({n})"))
+            .unwrap_or_default()
+    );
+    for (name, range) in &f.0 {
+        println!("  {name:<26} {range}");
+    }
+    if let Some(s) = scaled_size(f) {
+        println!("  {SCALED_SIZE:<26} {s}  (ln size / sqrt(2)^type)");
+    }
+    println!(
+        "cases by {} similarity (smaller is closer; * retrieved):",
+        sim.name()
+    );
+    if found.ranked.is_empty() {
+        println!("  (the case base is empty)");
+    }
+    for (i, r) in found.ranked.iter().enumerate() {
+        let mark = if i < found.retrieved { '*' } else { ' ' };
+        println!("{mark} {:>3}: {:>14.6}  {}", i + 1, r.similarity, r.name);
+    }
+    Ok(0)
+}
+
+async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
+    match c {
+        CaseBaseCommand::List { file, json } => {
+            let cb = casebase::load(&file)?;
+            if json {
+                println!("{}", serde_json::to_string(&cb).expect("serializes"));
+            } else {
+                for case in &cb.cases {
+                    println!(
+                        "{:<32}  {:<16}  {:<36}  {:>10} positions  {} steps",
+                        case.name,
+                        case.outcome.found_by.name(),
+                        case.params.to_string(),
+                        case.outcome
+                            .positions_examined
+                            .map(|n| n.to_string())
+                            .unwrap_or_else(|| "?".to_string()),
+                        case.outcome
+                            .steps
+                            .map(|n| n.to_string())
+                            .unwrap_or_else(|| "?".to_string()),
+                    );
+                }
+                println!("{} cases", cb.cases.len());
+            }
+            Ok(0)
+        }
+        CaseBaseCommand::Show { file, name, json } => {
+            let cb = casebase::load(&file)?;
+            let case = cb.find(&name).ok_or_else(|| missing_case(&file, &name))?;
+            if json {
+                println!("{}", serde_json::to_string(case).expect("serializes"));
+            } else {
+                let one = CaseBase {
+                    version: casebase::VERSION,
+                    cases: vec![case.clone()],
+                };
+                print!("{}", toml::to_string(&one).expect("serializes"));
+            }
+            Ok(0)
+        }
+        CaseBaseCommand::Remove { file, name } => {
+            let mut cb = casebase::load(&file)?;
+            let before = cb.cases.len();
+            cb.cases.retain(|c| c.name != name);
+            if cb.cases.len() == before {
+                return Err(missing_case(&file, &name));
+            }
+            casebase::save(&file, &cb)?;
+            println!("removed {name:?}");
+            Ok(0)
+        }
+        CaseBaseCommand::Import {
+            legacy: from,
+            into,
+            replace,
+        } => {
+            let text = std::fs::read_to_string(&from).map_err(|e| Error::io(&from, e))?;
+            let imported = legacy::import(&text, &from)?;
+            for w in &imported.warnings {
+                eprintln!("warning: {w}");
+            }
+            let mut cb = casebase::load_or_new(&into)?;
+            for case in &imported.cases {
+                if !replace && cb.find(&case.name).is_some() {
+                    return Err(Error::CaseBase {
+                        path: into.clone(),
+                        message: format!(
+                            "already has a case {:?} (use --replace to overwrite)",
+                            case.name
+                        ),
+                    });
+                }
+            }
+            let n = imported.cases.len();
+            for case in imported.cases {
+                cb.upsert(case);
+            }
+            casebase::save(&into, &cb)?;
+            println!("imported {n} cases into {}", into.display());
+            Ok(0)
+        }
+        CaseBaseCommand::Add(a) => add(a).await,
+    }
+}
+
+fn missing_case(file: &Path, name: &str) -> Error {
+    Error::CaseBase {
+        path: file.to_path_buf(),
+        message: format!("no case named {name:?}"),
+    }
+}
+
+async fn add(a: AddArgs) -> Result<i32, Error> {
+    let h2 = match &a.h2 {
+        None => reasoner::params::DEFAULT_H2,
+        Some(s) => {
+            let v: Vec<f64> = s
+                .split(',')
+                .map(|x| x.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| Error::Usage(format!("--h2 expects A,B,C, got {s:?}")))?;
+            <[f64; 3]>::try_from(v)
+                .map_err(|_| Error::Usage(format!("--h2 expects A,B,C, got {s:?}")))?
+        }
+    };
+    let params = ParamSet {
+        algorithm: a.algorithm,
+        heuristic: a.heuristic,
+        weight: a.weight,
+        h2,
+        space_value: a.space_value,
+        resting: a.resting,
+        metric: a.metric,
+    }
+    .normalized();
+    params.validate().map_err(Error::Usage)?;
+    let mut cb = casebase::load_or_new(&a.file)?;
+    let runner = a.solver.runner()?;
+    let features = runner.features(&a.puzzle, None).await?;
+    let name = a
+        .name
+        .clone()
+        .or(features.name.clone())
+        .or_else(|| {
+            a.puzzle
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .unwrap_or_else(|| "puzzle".to_string());
+    if !a.replace && cb.find(&name).is_some() {
+        return Err(Error::CaseBase {
+            path: a.file.clone(),
+            message: format!("already has a case {name:?} (use --replace to overwrite)"),
+        });
+    }
+    let limits = RunLimits {
+        max_positions: a.position_limit,
+        timeout: None,
+    };
+    let result = runner.solve(&a.puzzle, &params, &limits, 0).await;
+    if result.status != RunStatus::Solved {
+        eprintln!(
+            "reasoner: {} with {params}: {}{}; no case added",
+            a.puzzle.display(),
+            result.status.name(),
+            result
+                .error
+                .as_deref()
+                .map(|e| format!(" ({e})"))
+                .unwrap_or_default()
+        );
+        return Ok(1);
+    }
+    let case = Case {
+        name: name.clone(),
+        comment: a.comment.clone(),
+        provenance: Provenance {
+            puzzle: Some(a.puzzle.display().to_string()),
+            sha256: Some(casebase::sha256_file(&a.puzzle)?),
+        },
+        features: features.features,
+        params,
+        outcome: Outcome {
+            steps: result.steps,
+            moves: result.moves,
+            positions_examined: result.positions_examined,
+            found_by: FoundBy::HandTuned,
+            found_at: Some(casebase::schema::utc_now()),
+        },
+    };
+    cb.upsert(case);
+    casebase::save(&a.file, &cb)?;
+    println!(
+        "added {name:?}: {} steps, {} positions",
+        result.steps.unwrap_or(0),
+        result.positions_examined.unwrap_or(0)
+    );
+    Ok(0)
+}

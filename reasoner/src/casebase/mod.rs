@@ -1,0 +1,315 @@
+//! The case base: a TOML file (schema in [`schema`], documented in
+//! `casebase/README.md`), loaded with errors that name the file and line, and
+//! saved by atomic replacement so that it is never half-written.
+
+pub mod legacy;
+pub mod schema;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+pub use schema::{Case, CaseBase, FoundBy, Outcome, Provenance, VERSION};
+
+use crate::error::Error;
+
+/// Environment variable read by [`save`]: milliseconds to wait between writing
+/// the temporary file and renaming it over the case base. A testing aid for
+/// killing the reasoner in the middle of a save; unset in normal use.
+pub const PAUSE_BEFORE_RENAME_ENV: &str = "REASONER_SAVE_PAUSE_MS";
+
+impl CaseBase {
+    /// An empty case base of the current version.
+    pub fn new() -> CaseBase {
+        CaseBase {
+            version: VERSION,
+            cases: Vec::new(),
+        }
+    }
+
+    pub fn find(&self, name: &str) -> Option<&Case> {
+        self.cases.iter().find(|c| c.name == name)
+    }
+
+    /// Parses case-base text; `path` only names the file in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<CaseBase, Error> {
+        let cb: CaseBase = toml::from_str(text).map_err(|e| {
+            let (line, column) = e
+                .span()
+                .map(|s| line_column(text, s.start))
+                .unwrap_or((1, 1));
+            Error::CaseBaseSyntax {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: e.message().trim().to_string(),
+            }
+        })?;
+        cb.validate(text, path)?;
+        Ok(cb)
+    }
+
+    /// Checks what the schema alone cannot: the version, unique names and
+    /// sensible parameter values. Errors point at the case's `name` line.
+    fn validate(&self, text: &str, path: &Path) -> Result<(), Error> {
+        let at = |line: usize, message: String| Error::CaseBaseSyntax {
+            path: path.to_path_buf(),
+            line,
+            column: 1,
+            message,
+        };
+        if self.version != VERSION {
+            return Err(at(
+                find_line(text, "version", None, 0),
+                format!(
+                    "case-base version {} is not supported (this reasoner reads version {VERSION})",
+                    self.version
+                ),
+            ));
+        }
+        for (i, case) in self.cases.iter().enumerate() {
+            let earlier = self.cases[..i]
+                .iter()
+                .filter(|c| c.name == case.name)
+                .count();
+            let line = find_line(text, "name", Some(&case.name), earlier);
+            if case.name.trim().is_empty() {
+                return Err(at(line, "a case needs a non-empty name".to_string()));
+            }
+            if earlier > 0 {
+                return Err(at(line, format!("duplicate case name {:?}", case.name)));
+            }
+            case.params
+                .validate()
+                .map_err(|m| at(line, format!("case {:?}: {m}", case.name)))?;
+        }
+        Ok(())
+    }
+
+    /// The case base as TOML text.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).expect("a case base serializes to TOML");
+        format!("# Case base of the sliding-block reasoner; schema: casebase/README.md\n{body}")
+    }
+
+    /// Adds a case or replaces the one with the same name.
+    pub fn upsert(&mut self, case: Case) {
+        match self.cases.iter_mut().find(|c| c.name == case.name) {
+            Some(slot) => *slot = case,
+            None => self.cases.push(case),
+        }
+    }
+}
+
+/// Reads and parses a case-base file.
+pub fn load(path: &Path) -> Result<CaseBase, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    CaseBase::parse(&text, path)
+}
+
+/// Reads a case base, or an empty one when the file does not exist.
+pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
+    if path.exists() {
+        load(path)
+    } else {
+        Ok(CaseBase::new())
+    }
+}
+
+/// Writes the case base by atomic replacement: a temporary file in the same
+/// folder is written, flushed to disk, and renamed over the target; then the
+/// folder is flushed. Killed at any moment, the file holds the old or the new
+/// case base, never a mix (a stray temporary file may be left behind).
+pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
+    let text = cb.to_toml();
+    // What is written must read back: never replace a good file with one the
+    // reasoner would reject.
+    CaseBase::parse(&text, path)?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "casebase".to_string());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{file_name}."))
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(|e| Error::io(&dir, e))?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|_| tmp.as_file().sync_all())
+        .map_err(|e| Error::io(tmp.path(), e))?;
+    if let Some(ms) = std::env::var(PAUSE_BEFORE_RENAME_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    // Make the rename itself durable.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// SHA-256 of a file's bytes as lowercase hex.
+pub fn sha256_file(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let digest = Sha256::digest(&bytes);
+    Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Line (1-based) of the `occurrence`-th line `key = ...` whose value is the
+/// TOML string `value` (any value when `None`); 1 when not found.
+fn find_line(text: &str, key: &str, value: Option<&str>, occurrence: usize) -> usize {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let Some((k, v)) = l.split_once('=') else {
+                return false;
+            };
+            k.trim() == key
+                && value.is_none_or(|want| {
+                    toml::from_str::<toml::Value>(&format!("v = {}", v.trim()))
+                        .ok()
+                        .and_then(|t| t.get("v").and_then(|s| s.as_str().map(str::to_string)))
+                        .as_deref()
+                        == Some(want)
+                })
+        })
+        .nth(occurrence)
+        .map(|(i, _)| i + 1)
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::{Features, Range};
+    use crate::params::ParamSet;
+
+    pub(crate) fn case(name: &str) -> Case {
+        let mut features = Features::default();
+        features.insert("num_of_spaces", Range::point(2.0));
+        features.insert("search_space_log10", Range::new(4.0, 4.5));
+        Case {
+            name: name.to_string(),
+            comment: None,
+            provenance: Provenance {
+                puzzle: Some("puzzles/x.txt".to_string()),
+                sha256: Some("ab".repeat(32)),
+            },
+            features,
+            params: ParamSet {
+                space_value: Some(14),
+                ..ParamSet::default()
+            },
+            outcome: Outcome {
+                steps: Some(116),
+                moves: Some(81),
+                positions_examined: Some(25_000),
+                found_by: FoundBy::CaseReuse,
+                found_at: Some("2026-01-01T00:00:00Z".to_string()),
+            },
+        }
+    }
+
+    #[test]
+    fn round_trips_through_toml() {
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        cb.upsert(case("b"));
+        let text = cb.to_toml();
+        assert!(text.contains("[[case]]"), "{text}");
+        assert!(text.contains("found_by = \"case-reuse\""), "{text}");
+        let back = CaseBase::parse(&text, Path::new("x.toml")).unwrap();
+        assert_eq!(back, cb);
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        let text = cb
+            .to_toml()
+            .replace("algorithm = \"bfs\"", "algorithm = \"dfs\"");
+        let line = text.lines().position(|l| l.contains("\"dfs\"")).unwrap() + 1;
+        let err = CaseBase::parse(&text, Path::new("cb.toml")).unwrap_err();
+        match &err {
+            Error::CaseBaseSyntax { line: l, .. } => assert_eq!(*l, line, "{err}"),
+            other => panic!("{other}"),
+        }
+        assert!(
+            err.to_string().starts_with(&format!("cb.toml:{line}:")),
+            "{err}"
+        );
+        let err = CaseBase::parse("version = 1\n[[case]\n", Path::new("cb.toml")).unwrap_err();
+        assert!(err.to_string().starts_with("cb.toml:2:"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_names_and_bad_values_are_rejected_with_their_line() {
+        let mut cb = CaseBase::new();
+        cb.cases.push(case("a"));
+        cb.cases.push(case("a"));
+        let text = toml::to_string(&cb).unwrap();
+        let second = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.starts_with("name = "))
+            .nth(1)
+            .unwrap()
+            .0
+            + 1;
+        let err = CaseBase::parse(&text, Path::new("cb.toml")).unwrap_err();
+        assert!(
+            err.to_string().starts_with(&format!("cb.toml:{second}:")),
+            "{err}"
+        );
+        let mut bad = CaseBase::new();
+        let mut c = case("w");
+        c.params.weight = -1.0;
+        bad.cases.push(c);
+        let err =
+            CaseBase::parse(&toml::to_string(&bad).unwrap(), Path::new("cb.toml")).unwrap_err();
+        assert!(err.to_string().contains("weight"), "{err}");
+        let err = CaseBase::parse("version = 7\n", Path::new("cb.toml")).unwrap_err();
+        assert!(err.to_string().starts_with("cb.toml:1:"), "{err}");
+    }
+
+    #[test]
+    fn save_replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        save(&path, &cb).unwrap();
+        cb.upsert(case("b"));
+        save(&path, &cb).unwrap();
+        assert_eq!(load(&path).unwrap(), cb);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, ["cb.toml"]);
+    }
+
+    #[test]
+    fn line_and_column() {
+        assert_eq!(line_column("ab\ncd", 0), (1, 1));
+        assert_eq!(line_column("ab\ncd", 4), (2, 2));
+    }
+}

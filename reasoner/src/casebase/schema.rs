@@ -1,0 +1,132 @@
+//! The case-base schema (version 1), documented with an example in
+//! `casebase/README.md`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::features::Features;
+use crate::params::ParamSet;
+
+/// Current schema version, written as `version = 1` at the top of the file.
+pub const VERSION: u32 = 1;
+
+/// A whole case base.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseBase {
+    pub version: u32,
+    #[serde(default, rename = "case")]
+    pub cases: Vec<Case>,
+}
+
+/// A solved puzzle: what it looks like, what solved it, and how well.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// Unique within the case base.
+    pub name: String,
+    /// Free text (the thesis's `comment` field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    pub provenance: Provenance,
+    /// Feature ranges by name (see `features.rs`).
+    pub features: Features,
+    /// The parameters that solved the puzzle.
+    pub params: ParamSet,
+    pub outcome: Outcome,
+}
+
+/// Where the case's puzzle came from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    /// The puzzle file as given when the case was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<String>,
+    /// SHA-256 of the puzzle file's bytes, lowercase hex (as `sha256sum` prints).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+/// How the parameters were found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FoundBy {
+    /// Chosen by a person (or imported from the thesis's case base).
+    HandTuned,
+    /// A retrieved case's parameters solved it.
+    CaseReuse,
+    /// The randomized proximity search found them.
+    ProximitySearch,
+}
+
+impl FoundBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            FoundBy::HandTuned => "hand-tuned",
+            FoundBy::CaseReuse => "case-reuse",
+            FoundBy::ProximitySearch => "proximity-search",
+        }
+    }
+}
+
+/// The run that earned the case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Solution length in steps and in moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<u64>,
+    /// Positions the solver examined to solve it with `params`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub positions_examined: Option<u64>,
+    pub found_by: FoundBy,
+    /// When, as UTC `YYYY-MM-DDTHH:MM:SSZ`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub found_at: Option<String>,
+}
+
+/// Now as UTC `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    utc_timestamp(secs)
+}
+
+/// Seconds since 1970 as UTC `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian).
+pub fn utc_timestamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from a day count, with 400-year eras starting on March 1st.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_timestamp(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc_timestamp(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(utc_timestamp(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+}

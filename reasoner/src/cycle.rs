@@ -1,0 +1,362 @@
+//! The meta-control cycle (thesis §6.3, §9.2.1): features, retrieve, reuse,
+//! revise (randomized proximity search), a final unlimited run, and retain.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::task::{AbortHandle, JoinSet};
+use tracing::Instrument;
+
+use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
+use crate::error::Error;
+use crate::features::FeatureReport;
+use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
+use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
+use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
+use crate::similarity::{self, Ranked, Similarity};
+
+/// Settings of one cycle.
+#[derive(Clone, Debug)]
+pub struct CycleConfig {
+    /// Seeds the proximity search.
+    pub seed: u64,
+    /// Positions one limited attempt may examine (thesis: 5 million).
+    pub position_limit: u64,
+    /// Attempts before the final one (thesis: 25).
+    pub attempts: usize,
+    /// Solver processes at once.
+    pub jobs: usize,
+    /// Attempts planned together (see `plan.rs`); part of the plan, unlike `jobs`.
+    pub wave: usize,
+    pub search: SearchConfig,
+    /// Wall-clock limit of limited attempts (and of feature extraction).
+    pub attempt_timeout: Option<Duration>,
+    /// Wall-clock limit of the final attempt.
+    pub final_timeout: Option<Duration>,
+    /// Whether to make the final unlimited run.
+    pub final_run: bool,
+}
+
+impl Default for CycleConfig {
+    fn default() -> Self {
+        CycleConfig {
+            seed: 0,
+            position_limit: 5_000_000,
+            attempts: 25,
+            jobs: 1,
+            wave: 4,
+            search: SearchConfig::default(),
+            attempt_timeout: None,
+            final_timeout: None,
+            final_run: true,
+        }
+    }
+}
+
+/// Features of a puzzle and the case base ranked against them.
+pub struct Retrieval {
+    pub features: FeatureReport,
+    /// Every case, most similar first.
+    pub ranked: Vec<Ranked>,
+    /// How many of `ranked` are retrieved.
+    pub retrieved: usize,
+}
+
+/// Steps 1 and 2: extract features with the solver and rank the cases.
+pub async fn retrieve(
+    runner: &Runner,
+    puzzle: &Path,
+    cb: &CaseBase,
+    sim: &dyn Similarity,
+    timeout: Option<Duration>,
+) -> Result<Retrieval, Error> {
+    let features = runner.features(puzzle, timeout).await?;
+    let ranked = similarity::rank(
+        sim,
+        &features.features,
+        cb.cases.iter().map(|c| (c.name.as_str(), &c.features)),
+    );
+    let retrieved = similarity::retrieved_count(&ranked);
+    Ok(Retrieval {
+        features,
+        ranked,
+        retrieved,
+    })
+}
+
+/// Runs the whole cycle on one puzzle (without retain).
+pub async fn run(
+    runner: Arc<Runner>,
+    puzzle: &Path,
+    cb: &CaseBase,
+    sim: &dyn Similarity,
+    config: &CycleConfig,
+) -> Result<Report, Error> {
+    let found = retrieve(&runner, puzzle, cb, sim, config.attempt_timeout).await?;
+    let retrieved: Vec<Ranked> = found.ranked[..found.retrieved].to_vec();
+    let spaces = found
+        .features
+        .features
+        .get("num_of_spaces")
+        .map(|r| r.hi.round().max(1.0) as u64)
+        .unwrap_or(1);
+    let reuse = if retrieved.is_empty() {
+        plan::standard_settings(spaces)
+    } else {
+        retrieved
+            .iter()
+            .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+            .collect()
+    };
+    tracing::info!(
+        retrieved = retrieved.len(),
+        best = retrieved.first().map(|r| r.name.as_str()),
+        "retrieved cases"
+    );
+
+    let mut planner = Planner::new(
+        config.seed,
+        config.search,
+        reuse,
+        config.attempts,
+        config.wave,
+        spaces,
+    );
+    let limited = RunLimits {
+        max_positions: Some(config.position_limit),
+        timeout: config.attempt_timeout,
+    };
+    let mut done: Vec<(Planned, AttemptResult)> = Vec::new();
+    let solved =
+        |done: &[(Planned, AttemptResult)]| done.iter().any(|(_, r)| r.status == RunStatus::Solved);
+    while !solved(&done) && !planner.bounds.unsolvable {
+        let wave = planner.next_wave();
+        if wave.is_empty() {
+            break;
+        }
+        for (p, r) in run_wave(&runner, puzzle, wave, limited, config.jobs).await {
+            planner.learn(&p, &r);
+            done.push((p, r));
+        }
+    }
+
+    if config.final_run && !solved(&done) && !planner.bounds.unsolvable {
+        let pick = plan::choose_final(done.iter().map(|(p, r)| (p, r)), &planner.bounds).cloned();
+        if let Some(best) = pick {
+            let last = Planned {
+                index: done.len() + 1,
+                phase: Phase::Final,
+                case: best.case.clone(),
+                from: Some(best.index),
+                params: best.params.clone(),
+            };
+            let unlimited = RunLimits {
+                max_positions: None,
+                timeout: config.final_timeout,
+            };
+            let mut results = run_wave(&runner, puzzle, vec![last], unlimited, 1).await;
+            if let Some((p, r)) = results.pop() {
+                planner.learn(&p, &r);
+                done.push((p, r));
+            }
+        }
+    }
+
+    let winner = done.iter().find(|(_, r)| r.status == RunStatus::Solved);
+    let status = if winner.is_some() {
+        RunStatus::Solved
+    } else if planner.bounds.unsolvable {
+        RunStatus::NoSolution
+    } else if !done.is_empty() && done.iter().all(|(_, r)| r.status == RunStatus::Failed) {
+        RunStatus::Failed
+    } else {
+        RunStatus::LimitReached
+    };
+    Ok(Report {
+        puzzle: puzzle.display().to_string(),
+        name: found.features.name.clone(),
+        status,
+        steps: winner.and_then(|(_, r)| r.steps),
+        moves: winner.and_then(|(_, r)| r.moves),
+        solution: winner.and_then(|(_, r)| r.solution.clone()),
+        solved_by: winner.map(|(p, _)| p.index),
+        features: found.features.features,
+        similarity: sim.name(),
+        retrieved,
+        attempts: done.iter().map(|(p, r)| AttemptRecord::new(p, r)).collect(),
+        seed: config.seed,
+        position_limit: config.position_limit,
+        wave: config.wave,
+        space_value_bounds: bounds_summary(&planner.bounds),
+        retained: None,
+    })
+}
+
+/// Runs one wave with at most `jobs` solvers at once, starting attempts in
+/// plan order. Returns the outcomes in plan order, up to and including the
+/// first (in plan order) that solved the puzzle; later ones are cancelled.
+async fn run_wave(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    wave: Vec<Planned>,
+    limits: RunLimits,
+    jobs: usize,
+) -> Vec<(Planned, AttemptResult)> {
+    let n = wave.len();
+    let mut results: Vec<Option<AttemptResult>> = vec![None; n];
+    let mut handles: Vec<Option<AbortHandle>> = vec![None; n];
+    let mut set = JoinSet::new();
+    let (mut next, mut running, mut cut) = (0, 0, n);
+    loop {
+        while running < jobs.max(1) && next < cut {
+            let (i, runner, puzzle) = (next, Arc::clone(runner), puzzle.to_path_buf());
+            let planned = wave[i].clone();
+            let span = tracing::info_span!(
+                "attempt",
+                index = planned.index,
+                phase = planned.phase.name(),
+                params = %planned.params
+            );
+            let task = async move {
+                let r = runner
+                    .solve(&puzzle, &planned.params, &limits, planned.index)
+                    .await;
+                (i, r)
+            };
+            handles[i] = Some(set.spawn(task.instrument(span)));
+            next += 1;
+            running += 1;
+        }
+        if running == 0 {
+            break;
+        }
+        let Some(joined) = set.join_next().await else {
+            break;
+        };
+        running -= 1;
+        let (i, r) = match joined {
+            Ok(x) => x,
+            Err(e) if e.is_cancelled() => continue,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        };
+        if r.status == RunStatus::Solved && i < cut {
+            cut = i + 1;
+            for h in handles[cut..].iter().flatten() {
+                h.abort();
+            }
+        }
+        results[i] = Some(r);
+        if results[..cut].iter().all(Option::is_some) {
+            break;
+        }
+    }
+    // Dropping the set cancels what still runs; their solvers are killed.
+    drop(set);
+    wave.into_iter()
+        .zip(results)
+        .take(cut)
+        .map(|(p, r)| {
+            let r = r.unwrap_or_else(|| AttemptResult::failed("not run", 0));
+            (p, r)
+        })
+        .collect()
+}
+
+/// Step 6: makes the solved puzzle a case of the case base at `path`, or
+/// updates its case (same puzzle content) when the new parameters needed
+/// fewer positions. The file is re-read just before and replaced atomically.
+pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Retained>, Error> {
+    let Some(index) = report.solved_by else {
+        return Ok(None);
+    };
+    let by_index = |i: usize| report.attempts.iter().find(|a| a.index == i);
+    let Some(winner) = by_index(index) else {
+        return Ok(None);
+    };
+    // The final run repeats an earlier attempt: credit that attempt's phase.
+    let origin = match winner.from {
+        Some(from) => by_index(from).unwrap_or(winner),
+        None => winner,
+    };
+    let found_by = match origin.phase {
+        Phase::Reuse
+            if report
+                .retrieved
+                .iter()
+                .any(|r| Some(&r.name) == origin.case.as_ref()) =>
+        {
+            FoundBy::CaseReuse
+        }
+        // The thesis's general settings were chosen by hand.
+        Phase::Reuse => FoundBy::HandTuned,
+        _ => FoundBy::ProximitySearch,
+    };
+    let sha256 = casebase::sha256_file(puzzle)?;
+    let mut cb = casebase::load_or_new(path)?;
+    let outcome = Outcome {
+        steps: winner.steps,
+        moves: winner.moves,
+        positions_examined: winner.positions_examined,
+        found_by,
+        found_at: Some(casebase::schema::utc_now()),
+    };
+    let provenance = Provenance {
+        puzzle: Some(puzzle.display().to_string()),
+        sha256: Some(sha256.clone()),
+    };
+    let existing = cb
+        .cases
+        .iter_mut()
+        .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
+    let retained = match existing {
+        Some(case) => {
+            let better = match (winner.positions_examined, case.outcome.positions_examined) {
+                (Some(new), Some(old)) => new < old,
+                (Some(_), None) => true,
+                _ => false,
+            };
+            if !better {
+                return Ok(Some(Retained {
+                    case: case.name.clone(),
+                    action: "kept",
+                }));
+            }
+            case.params = winner.params.clone();
+            case.outcome = outcome;
+            case.features = report.features.clone();
+            case.provenance = provenance;
+            Retained {
+                case: case.name.clone(),
+                action: "updated",
+            }
+        }
+        None => {
+            let base = report
+                .name
+                .clone()
+                .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "puzzle".to_string());
+            let mut name = base.clone();
+            let mut k = 2;
+            while cb.find(&name).is_some() {
+                name = format!("{base} ({k})");
+                k += 1;
+            }
+            cb.cases.push(Case {
+                name: name.clone(),
+                comment: None,
+                provenance,
+                features: report.features.clone(),
+                params: winner.params.clone(),
+                outcome,
+            });
+            Retained {
+                case: name,
+                action: "added",
+            }
+        }
+    };
+    casebase::save(path, &cb)?;
+    Ok(Some(retained))
+}

@@ -1,0 +1,518 @@
+//! Which attempts the cycle runs, decided by the seed and by the outcomes of
+//! earlier attempts only, never by timing (thesis §5.4, §6.3).
+//!
+//! # Waves
+//!
+//! Attempts are planned in *waves* of a fixed size (`--wave`, default 4),
+//! independent of `--jobs`. A wave is planned from what is known when it
+//! starts; its attempts may then run in any order and in parallel, and their
+//! outcomes are applied in plan order once the wave is over. So the set and
+//! order of attempts is a function of the seed, the wave size and the
+//! solver's (deterministic) answers: `--jobs 1` and `--jobs 4` plan the same
+//! attempts. When an attempt solves the puzzle, the attempts after it in plan
+//! order are cancelled and left out of the report, and those before it are
+//! waited for, whatever finished first. Only a timeout (`--attempt-timeout`)
+//! makes an outcome depend on the machine's speed.
+//!
+//! # Reuse
+//!
+//! Reuse waves run the retrieved cases' parameter sets, most similar first.
+//! A set whose cutoff lies below the known lower bound is lifted to the
+//! bound (§9.2.1); a set equal to one already planned is skipped without
+//! using up an attempt. With an empty case base the thesis's four general
+//! settings (§8.2) stand in for cases.
+//!
+//! # Randomized proximity search
+//!
+//! Later waves draw parameter sets from a ChaCha8 generator seeded with
+//! `--seed`. A draw takes a planned set at random and changes one or two of
+//! its parameters by one or two unit steps (see `params.rs` for the units;
+//! from the cutoff off, a cutoff is drawn between the bound and the bound plus
+//! `2 s^2`, `s` the number of spaces). The set is accepted only if
+//! * it is not forbidden (cutoff below the known bound),
+//! * it is at least `--min-distance` (0.5) from every planned set, and
+//! * it is at most `--max-distance` (2) from some planned set.
+//!
+//! After 2000 rejected draws the maximum distance grows by one unit and draws
+//! may change one more parameter (the thesis's radius "which could increase
+//! with time"), up to three times; then the search has nothing left to try.
+
+use std::collections::VecDeque;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::params::{Algorithm, Bounds, Heuristic, ParamSet, Resting};
+use crate::runner::{AttemptResult, RunStatus};
+
+/// The phase an attempt belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Reuse,
+    Proximity,
+    Final,
+}
+
+impl Phase {
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Reuse => "reuse",
+            Phase::Proximity => "proximity",
+            Phase::Final => "final",
+        }
+    }
+}
+
+/// One attempt to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Planned {
+    /// 1-based position in the plan.
+    pub index: usize,
+    pub phase: Phase,
+    /// The case whose parameters are reused (reuse phase).
+    pub case: Option<String>,
+    /// For the final attempt: the attempt whose parameters it repeats.
+    pub from: Option<usize>,
+    pub params: ParamSet,
+}
+
+/// Settings of the proximity search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Sets closer than this to a planned set are rejected.
+    pub min_distance: f64,
+    /// A set must be at most this far from some planned set.
+    pub max_distance: f64,
+    /// Draws before the radius widens.
+    pub draws_per_radius: usize,
+    /// How often the radius widens before the search gives up.
+    pub widenings: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            min_distance: 0.5,
+            max_distance: 2.0,
+            draws_per_radius: 2000,
+            widenings: 3,
+        }
+    }
+}
+
+/// The thesis's four general settings (§8.2), for a puzzle with `s` spaces.
+pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
+    let s2 = s.saturating_mul(s);
+    vec![
+        ("standard: BFS".to_string(), ParamSet::default()),
+        (
+            "standard: aggressive BFS".to_string(),
+            ParamSet {
+                resting: Resting::Strict,
+                space_value: Some(2 * s2),
+                ..ParamSet::default()
+            },
+        ),
+        (
+            "standard: A* h0 weight 5".to_string(),
+            ParamSet {
+                algorithm: Algorithm::Astar,
+                weight: 5.0,
+                ..ParamSet::default()
+            },
+        ),
+        (
+            "standard: aggressive A*".to_string(),
+            ParamSet {
+                algorithm: Algorithm::Astar,
+                heuristic: Heuristic::H2,
+                weight: 10.0,
+                h2: [6.0, (4 * s2) as f64, 2.0],
+                ..ParamSet::default()
+            },
+        ),
+    ]
+}
+
+/// Plans the attempts of one cycle.
+pub struct Planner {
+    rng: ChaCha8Rng,
+    config: SearchConfig,
+    reuse: VecDeque<(String, ParamSet)>,
+    /// Every set planned so far, in plan order.
+    tried: Vec<ParamSet>,
+    pub bounds: Bounds,
+    budget: usize,
+    wave: usize,
+    spaces: u64,
+    exhausted: bool,
+}
+
+impl Planner {
+    /// `reuse`: retrieved cases' sets, most similar first; `budget`: attempts
+    /// before the final one; `spaces`: the puzzle's number of spaces.
+    pub fn new(
+        seed: u64,
+        config: SearchConfig,
+        reuse: Vec<(String, ParamSet)>,
+        budget: usize,
+        wave: usize,
+        spaces: u64,
+    ) -> Planner {
+        Planner {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            config,
+            reuse: reuse.into(),
+            tried: Vec::new(),
+            bounds: Bounds::default(),
+            budget,
+            wave: wave.max(1),
+            spaces: spaces.max(1),
+            exhausted: false,
+        }
+    }
+
+    pub fn planned(&self) -> usize {
+        self.tried.len()
+    }
+
+    /// The next wave; empty when the budget is spent or nothing is left to try.
+    pub fn next_wave(&mut self) -> Vec<Planned> {
+        let room = self.budget.saturating_sub(self.tried.len()).min(self.wave);
+        let mut wave = Vec::new();
+        while wave.len() < room {
+            let Some((case, params)) = self.reuse.pop_front() else {
+                break;
+            };
+            let Some(params) = self.bounds.lift(&params.normalized()) else {
+                continue;
+            };
+            if self.tried.iter().any(|t| t.distance(&params) == 0.0) {
+                continue;
+            }
+            wave.push(self.plan(Phase::Reuse, Some(case), params));
+        }
+        if !wave.is_empty() {
+            return wave;
+        }
+        while wave.len() < room {
+            match self.propose() {
+                Some(p) => wave.push(self.plan(Phase::Proximity, None, p)),
+                None => break,
+            }
+        }
+        wave
+    }
+
+    fn plan(&mut self, phase: Phase, case: Option<String>, params: ParamSet) -> Planned {
+        self.tried.push(params.clone());
+        Planned {
+            index: self.tried.len(),
+            phase,
+            case,
+            from: None,
+            params,
+        }
+    }
+
+    /// Applies one outcome (call in plan order, after the wave).
+    pub fn learn(&mut self, planned: &Planned, result: &AttemptResult) {
+        if result.status == RunStatus::NoSolution {
+            self.bounds.learn_no_solution(&planned.params);
+        }
+    }
+
+    /// One accepted proximity-search draw, or `None` when nothing is left.
+    fn propose(&mut self) -> Option<ParamSet> {
+        if self.exhausted || self.tried.is_empty() {
+            return None;
+        }
+        let mut radius = self.config.max_distance;
+        for widening in 0..=self.config.widenings {
+            for _ in 0..self.config.draws_per_radius {
+                let base = self.tried[self.rng.gen_range(0..self.tried.len())].clone();
+                let changes = self.rng.gen_range(1..=2 + widening);
+                let mut candidate = base;
+                for _ in 0..changes {
+                    candidate = self.mutate(candidate);
+                }
+                let candidate = candidate.normalized();
+                if self.bounds.forbids(&candidate) {
+                    continue;
+                }
+                let distances: Vec<f64> =
+                    self.tried.iter().map(|t| t.distance(&candidate)).collect();
+                if distances.iter().any(|d| *d < self.config.min_distance) {
+                    continue;
+                }
+                if distances.iter().any(|d| *d <= radius) {
+                    return Some(candidate);
+                }
+            }
+            radius += 1.0;
+        }
+        self.exhausted = true;
+        None
+    }
+
+    /// One random unit change of one parameter.
+    fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
+        #[derive(Clone, Copy)]
+        enum Op {
+            Algorithm,
+            Heuristic,
+            Weight,
+            H2,
+            SpaceValue,
+            Resting,
+        }
+        let mut ops = vec![Op::Algorithm, Op::SpaceValue, Op::Resting];
+        if p.algorithm.informed() {
+            ops.extend([Op::Heuristic, Op::Weight]);
+            if p.heuristic == Heuristic::H2 {
+                ops.push(Op::H2);
+            }
+        }
+        let step = |rng: &mut ChaCha8Rng| -> f64 {
+            let size = if rng.gen_bool(0.5) { 0.5 } else { 1.0 };
+            if rng.gen_bool(0.5) {
+                size
+            } else {
+                -size
+            }
+        };
+        match ops[self.rng.gen_range(0..ops.len())] {
+            Op::Algorithm => {
+                p.algorithm = if p.algorithm == Algorithm::Astar {
+                    Algorithm::Bfs
+                } else {
+                    Algorithm::Astar
+                };
+            }
+            Op::Heuristic => {
+                let others: Vec<Heuristic> = [Heuristic::H0, Heuristic::H1, Heuristic::H2]
+                    .into_iter()
+                    .filter(|h| *h != p.heuristic)
+                    .collect();
+                p.heuristic = others[self.rng.gen_range(0..others.len())];
+            }
+            Op::Weight => {
+                let s = step(&mut self.rng);
+                p.weight = rescale(p.weight, s).clamp(1.0, 100.0);
+            }
+            Op::H2 => {
+                let k = self.rng.gen_range(0..3);
+                let s = step(&mut self.rng);
+                p.h2[k] = rescale(p.h2[k], s).clamp(0.0, 1000.0);
+            }
+            Op::SpaceValue => {
+                let min = self.bounds.space_value_min(p.metric, p.resting);
+                let min = if min == u64::MAX { 0 } else { min };
+                p.space_value = match p.space_value {
+                    Some(_) if self.rng.gen_ratio(1, 8) => None,
+                    Some(v) => {
+                        let d = self.rng.gen_range(1..=2u64);
+                        Some(if self.rng.gen_bool(0.5) {
+                            v.saturating_add(d)
+                        } else {
+                            v.saturating_sub(d)
+                        })
+                    }
+                    None => {
+                        let span = 2 * self.spaces.saturating_mul(self.spaces);
+                        Some(self.rng.gen_range(min..=min.saturating_add(span)))
+                    }
+                };
+            }
+            Op::Resting => {
+                let level = p.resting.level();
+                let next = match level {
+                    0 => 1,
+                    2 => 1,
+                    _ if self.rng.gen_bool(0.5) => 0,
+                    _ => 2,
+                };
+                p.resting = Resting::ALL[next];
+            }
+        }
+        p
+    }
+}
+
+/// Moves `x` by `s` units on the `log2(1 + x)` scale, to two decimals.
+fn rescale(x: f64, s: f64) -> f64 {
+    let u = (1.0 + x.max(0.0)).log2() + s;
+    ((u.exp2() - 1.0).max(0.0) * 100.0).round() / 100.0
+}
+
+/// The attempt whose parameters the final run repeats (§6.3): among runs
+/// stopped by the limit and not since forbidden, the one that brought the
+/// master closest to its goal; ties go to the fewest positions examined when
+/// that distance was first reached, then to the earlier attempt.
+pub fn choose_final<'a>(
+    attempts: impl IntoIterator<Item = (&'a Planned, &'a AttemptResult)>,
+    bounds: &Bounds,
+) -> Option<&'a Planned> {
+    attempts
+        .into_iter()
+        .filter(|(p, r)| r.status == RunStatus::LimitReached && !bounds.forbids(&p.params))
+        .min_by_key(|(p, r)| {
+            (
+                r.best_distance.unwrap_or(u32::MAX),
+                r.best_distance_positions
+                    .or(r.positions_examined)
+                    .unwrap_or(u64::MAX),
+                p.index,
+            )
+        })
+        .map(|(p, _)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {
+        AttemptResult {
+            status,
+            steps: None,
+            moves: None,
+            positions_examined: Some(100),
+            best_distance: best,
+            best_distance_positions: at,
+            elapsed_ms: 0,
+            solution: None,
+            error: None,
+        }
+    }
+
+    fn case(sv: u64) -> (String, ParamSet) {
+        (
+            format!("sv{sv}"),
+            ParamSet {
+                space_value: Some(sv),
+                ..ParamSet::default()
+            },
+        )
+    }
+
+    fn all_attempts(seed: u64, wave: usize) -> Vec<ParamSet> {
+        let mut p = Planner::new(seed, SearchConfig::default(), vec![case(10)], 25, wave, 4);
+        let mut out = Vec::new();
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in &w {
+                p.learn(a, &result(RunStatus::LimitReached, Some(3), None));
+                out.push(a.params.clone());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_plan_is_a_function_of_the_seed() {
+        let a = all_attempts(7, 4);
+        assert_eq!(a.len(), 25);
+        assert_eq!(a, all_attempts(7, 4));
+        assert_ne!(a, all_attempts(8, 4));
+    }
+
+    #[test]
+    fn proposals_respect_the_distances_and_the_bound() {
+        let config = SearchConfig::default();
+        let mut p = Planner::new(3, config, vec![case(10)], 25, 4, 3);
+        let first = p.next_wave();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].phase, Phase::Reuse);
+        p.learn(&first[0], &result(RunStatus::NoSolution, Some(2), None));
+        let mut planned = vec![first[0].params.clone()];
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in w {
+                assert_eq!(a.phase, Phase::Proximity);
+                assert!(!p.bounds.forbids(&a.params), "{}", a.params);
+                if let Some(v) = a.params.space_value {
+                    assert!(v >= 11, "{}", a.params);
+                }
+                let d: Vec<f64> = planned.iter().map(|t| t.distance(&a.params)).collect();
+                assert!(d.iter().all(|d| *d >= config.min_distance), "{}", a.params);
+                assert!(d.iter().any(|d| *d <= config.max_distance + 3.0));
+                planned.push(a.params);
+            }
+        }
+        assert_eq!(planned.len(), 25);
+    }
+
+    #[test]
+    fn reuse_lifts_cutoffs_and_skips_repeats() {
+        let reuse = vec![case(10), case(12), case(11), case(20)];
+        let mut p = Planner::new(1, SearchConfig::default(), reuse, 25, 1, 3);
+        let a = p.next_wave();
+        p.learn(&a[0], &result(RunStatus::NoSolution, None, None));
+        // sv12 stays, sv11 would be lifted to 11 (allowed), sv20 stays.
+        let b = p.next_wave();
+        assert_eq!(b[0].params.space_value, Some(12));
+        p.learn(&b[0], &result(RunStatus::NoSolution, None, None));
+        // sv11 is now lifted to 13.
+        let c = p.next_wave();
+        assert_eq!(c[0].params.space_value, Some(13));
+        assert_eq!(c[0].case.as_deref(), Some("sv11"));
+        let mut q = Planner::new(1, SearchConfig::default(), vec![case(5), case(5)], 25, 4, 3);
+        assert_eq!(q.next_wave().len(), 1);
+    }
+
+    #[test]
+    fn final_prefers_closest_then_fewest_positions() {
+        let plan = |i: usize, sv: u64| Planned {
+            index: i,
+            phase: Phase::Proximity,
+            case: None,
+            from: None,
+            params: ParamSet {
+                space_value: Some(sv),
+                ..ParamSet::default()
+            },
+        };
+        let attempts = [
+            (
+                plan(1, 20),
+                result(RunStatus::LimitReached, Some(4), Some(10)),
+            ),
+            (
+                plan(2, 21),
+                result(RunStatus::LimitReached, Some(2), Some(500)),
+            ),
+            (
+                plan(3, 22),
+                result(RunStatus::LimitReached, Some(2), Some(300)),
+            ),
+            (
+                plan(4, 5),
+                result(RunStatus::LimitReached, Some(1), Some(1)),
+            ),
+            (plan(5, 23), result(RunStatus::Failed, None, None)),
+            (plan(6, 6), result(RunStatus::NoSolution, Some(0), Some(1))),
+        ];
+        let mut bounds = Bounds::default();
+        bounds.learn_no_solution(&attempts[5].0.params);
+        let pick = choose_final(attempts.iter().map(|(p, r)| (p, r)), &bounds).unwrap();
+        assert_eq!(pick.index, 3);
+        assert!(choose_final(attempts[4..].iter().map(|(p, r)| (p, r)), &bounds).is_none());
+    }
+
+    #[test]
+    fn rescale_moves_on_the_log_scale() {
+        assert_eq!(rescale(1.0, 1.0), 3.0);
+        assert_eq!(rescale(3.0, -1.0), 1.0);
+        assert_eq!(rescale(0.0, 1.0), 1.0);
+        assert_eq!(rescale(1.0, 0.5), 1.83);
+    }
+}

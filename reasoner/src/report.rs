@@ -1,0 +1,222 @@
+//! The report of one cycle: a JSON object (`--json`) and a text table.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::features::Features;
+use crate::params::{format_real, Bounds, Metric, ParamSet};
+use crate::plan::{Phase, Planned};
+use crate::runner::{AttemptResult, RunStatus};
+use crate::similarity::Ranked;
+
+/// One solver run as reported.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttemptRecord {
+    /// 1-based, in plan order.
+    pub index: usize,
+    pub phase: Phase,
+    /// Reuse: the case (or standard setting) whose parameters ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// Final: the attempt whose parameters it repeats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<usize>,
+    pub params: ParamSet,
+    pub status: RunStatus,
+    pub steps: Option<u64>,
+    pub moves: Option<u64>,
+    pub positions_examined: Option<u64>,
+    pub best_distance: Option<u32>,
+    pub best_distance_positions: Option<u64>,
+    pub elapsed_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl AttemptRecord {
+    pub fn new(p: &Planned, r: &AttemptResult) -> AttemptRecord {
+        AttemptRecord {
+            index: p.index,
+            phase: p.phase,
+            case: p.case.clone(),
+            from: p.from,
+            params: p.params.clone(),
+            status: r.status,
+            steps: r.steps,
+            moves: r.moves,
+            positions_examined: r.positions_examined,
+            best_distance: r.best_distance,
+            best_distance_positions: r.best_distance_positions,
+            elapsed_ms: r.elapsed_ms,
+            error: r.error.clone(),
+        }
+    }
+}
+
+/// What `--retain` did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Retained {
+    pub case: String,
+    /// `added`, `updated` (fewer positions than the old case) or `kept`.
+    pub action: &'static str,
+}
+
+/// The whole report of `reasoner solve`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub puzzle: String,
+    pub name: Option<String>,
+    /// `solved`, `no_solution` (proved: no solution under any setting),
+    /// `limit_reached`, or `failed` (no attempt gave an answer).
+    pub status: RunStatus,
+    pub steps: Option<u64>,
+    pub moves: Option<u64>,
+    pub solution: Option<Vec<String>>,
+    /// Index of the attempt that solved the puzzle.
+    pub solved_by: Option<usize>,
+    pub features: Features,
+    /// The similarity measure's name.
+    pub similarity: &'static str,
+    /// Retrieved cases with the thesis's similarity value (a distance:
+    /// smaller is more similar), most similar first.
+    pub retrieved: Vec<Ranked>,
+    pub attempts: Vec<AttemptRecord>,
+    pub seed: u64,
+    pub position_limit: u64,
+    pub wave: usize,
+    /// Smallest space-value cutoff still allowed at the end, per resting
+    /// setting (step metric); `null`: no cutoff can solve under it.
+    pub space_value_bounds: BTreeMap<&'static str, Option<u64>>,
+    pub retained: Option<Retained>,
+}
+
+/// `space_value_bounds` of a report.
+pub fn bounds_summary(bounds: &Bounds) -> BTreeMap<&'static str, Option<u64>> {
+    bounds
+        .summary(Metric::Steps)
+        .into_iter()
+        .map(|(r, v)| (r.name(), v))
+        .collect()
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_else(|| "-".to_string())
+}
+
+/// The attempts as a text table.
+pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
+    let rows: Vec<[String; 7]> = attempts
+        .iter()
+        .map(|a| {
+            let best = match (a.best_distance, a.best_distance_positions) {
+                (Some(d), Some(at)) => format!("{d} @ {at}"),
+                (Some(d), None) => d.to_string(),
+                _ => "-".to_string(),
+            };
+            let mut outcome = a.status.name().to_string();
+            if let Some(s) = a.steps {
+                outcome.push_str(&format!(" ({s} steps)"));
+            }
+            [
+                a.index.to_string(),
+                a.phase.name().to_string(),
+                a.params.to_string(),
+                outcome,
+                opt(a.positions_examined),
+                best,
+                format!(
+                    "{} s",
+                    format_real((a.elapsed_ms as f64 / 100.0).round() / 10.0)
+                ),
+            ]
+        })
+        .collect();
+    let header = [
+        "#",
+        "phase",
+        "parameters",
+        "outcome",
+        "positions",
+        "best distance",
+        "time",
+    ];
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |out: &mut String, cells: Vec<&str>| {
+        let mut s = String::new();
+        for (i, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            // Numbers right-aligned, text left-aligned.
+            if matches!(i, 0 | 4 | 5 | 6) {
+                let _ = write!(s, "{c:>w$}  ");
+            } else {
+                let _ = write!(s, "{c:<w$}  ");
+            }
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(&mut out, header.to_vec());
+    for r in &rows {
+        line(&mut out, r.iter().map(String::as_str).collect());
+    }
+    for a in attempts.iter().filter(|a| a.error.is_some()) {
+        let _ = writeln!(
+            out,
+            "attempt {} failed: {}",
+            a.index,
+            a.error.as_deref().unwrap_or("")
+        );
+    }
+    out
+}
+
+impl Report {
+    /// The human-readable report: retrieved cases, the attempts, the result.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let title = self.name.as_deref().unwrap_or(&self.puzzle);
+        let _ = writeln!(out, "puzzle: {title}");
+        let _ = writeln!(
+            out,
+            "retrieved ({} similarity, smaller is closer):",
+            self.similarity
+        );
+        if self.retrieved.is_empty() {
+            let _ = writeln!(
+                out,
+                "  (empty case base: the four standard settings stand in)"
+            );
+        }
+        for r in &self.retrieved {
+            let _ = writeln!(out, "  {:>12.6}  {}", r.similarity, r.name);
+        }
+        let _ = writeln!(out, "attempts (seed {}):", self.seed);
+        out.push_str(&attempts_table(&self.attempts));
+        let result = match self.status {
+            RunStatus::Solved => format!(
+                "solved in {} steps ({} moves) by attempt {}",
+                opt(self.steps),
+                opt(self.moves),
+                opt(self.solved_by)
+            ),
+            RunStatus::NoSolution => {
+                "no solution: a run without solution-losing pruning examined every position"
+                    .to_string()
+            }
+            RunStatus::LimitReached => "not solved: every attempt stopped at a limit".to_string(),
+            RunStatus::Failed => "failed: no attempt gave an answer".to_string(),
+        };
+        let _ = writeln!(out, "result: {result}");
+        if let Some(r) = &self.retained {
+            let _ = writeln!(out, "case base: {} case {:?}", r.action, r.case);
+        }
+        out
+    }
+}

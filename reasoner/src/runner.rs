@@ -1,0 +1,493 @@
+//! Runs the solver as a supervised child process and reads its JSON (thesis
+//! §7.1.1; the interface is the solver's command line and JSON result only).
+//!
+//! Supervision:
+//! * Every outcome of a solve run is an [`AttemptResult`]: a crash, a signal,
+//!   exit code 2 (bad input), an unexpected exit code, output that is not the
+//!   expected JSON, an exit code that contradicts the JSON's status, or a
+//!   timeout are all `failed` results with a reason, never errors of the
+//!   reasoner. Only a solver that cannot be started at all is an error.
+//! * Children are killed when their future is dropped (`kill_on_drop`), so a
+//!   timeout, a cancelled attempt or an interrupted reasoner kills them. On
+//!   Linux each child also asks the kernel for SIGKILL when the thread that
+//!   started it dies (`PR_SET_PDEATHSIG`), so even a reasoner killed with
+//!   SIGKILL leaves no solver behind; the reasoner therefore starts children
+//!   from one long-lived thread (a current-thread runtime).
+//! * The JSON is read whatever the exit code 0 or 1; unknown fields are
+//!   ignored. Nothing of an earlier run is ever reused for a later one.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::features::{self, FeatureReport};
+use crate::params::ParamSet;
+
+/// How one solver run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Solved,
+    NoSolution,
+    LimitReached,
+    Failed,
+}
+
+impl RunStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            RunStatus::Solved => "solved",
+            RunStatus::NoSolution => "no_solution",
+            RunStatus::LimitReached => "limit_reached",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
+/// What the reasoner learnt from one solver run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttemptResult {
+    pub status: RunStatus,
+    pub steps: Option<u64>,
+    pub moves: Option<u64>,
+    pub positions_examined: Option<u64>,
+    /// Closest the master came to its goal, and after how many positions.
+    pub best_distance: Option<u32>,
+    pub best_distance_positions: Option<u64>,
+    /// Wall-clock time of the run as the reasoner measured it.
+    pub elapsed_ms: u64,
+    pub solution: Option<Vec<String>>,
+    /// Why a failed run failed.
+    pub error: Option<String>,
+}
+
+impl AttemptResult {
+    pub fn failed(reason: impl Into<String>, elapsed_ms: u64) -> AttemptResult {
+        AttemptResult {
+            status: RunStatus::Failed,
+            steps: None,
+            moves: None,
+            positions_examined: None,
+            best_distance: None,
+            best_distance_positions: None,
+            elapsed_ms,
+            solution: None,
+            error: Some(reason.into()),
+        }
+    }
+}
+
+/// Resource limits of one solve run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunLimits {
+    /// Passed as `--max-positions`.
+    pub max_positions: Option<u64>,
+    /// Wall-clock limit enforced by the reasoner: the solver is killed.
+    pub timeout: Option<Duration>,
+}
+
+/// The fields of `solver solve --json` the reasoner reads.
+#[derive(Deserialize)]
+struct SolveJson {
+    status: JsonStatus,
+    #[serde(default)]
+    steps: Option<u64>,
+    #[serde(default)]
+    moves: Option<u64>,
+    positions_examined: u64,
+    #[serde(default)]
+    best_distance: Option<u32>,
+    #[serde(default)]
+    best_distance_positions: Option<u64>,
+    #[serde(default)]
+    solution: Option<Vec<String>>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum JsonStatus {
+    Solved,
+    NoSolution,
+    LimitReached,
+}
+
+enum Exit {
+    Code(i32),
+    Signal(i32),
+}
+
+struct Finished {
+    exit: Exit,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+}
+
+enum RunError {
+    Spawn(std::io::Error),
+    Wait(std::io::Error),
+    Timeout(Duration),
+}
+
+/// Starts solver processes.
+#[derive(Debug)]
+pub struct Runner {
+    solver: PathBuf,
+    /// Passed as `--max-memory` to every solve run.
+    pub max_memory: Option<String>,
+    /// Scratch folder for solution files, removed when the runner is dropped.
+    scratch: tempfile::TempDir,
+}
+
+impl Runner {
+    pub fn new(solver: PathBuf) -> Result<Runner, Error> {
+        let scratch = tempfile::Builder::new()
+            .prefix("reasoner-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        Ok(Runner {
+            solver,
+            max_memory: None,
+            scratch,
+        })
+    }
+
+    pub fn solver(&self) -> &Path {
+        &self.solver
+    }
+
+    /// The default solver: `solver` next to this executable, else `solver`
+    /// looked up on `PATH`.
+    pub fn default_solver() -> PathBuf {
+        let name = format!("solver{}", std::env::consts::EXE_SUFFIX);
+        if let Some(dir) = std::env::current_exe()
+            .ok()
+            .and_then(|e| e.parent().map(Path::to_path_buf))
+        {
+            let beside = dir.join(&name);
+            if beside.is_file() {
+                return beside;
+            }
+        }
+        PathBuf::from(name)
+    }
+
+    fn not_started(&self, e: &std::io::Error) -> Error {
+        let hint = if e.kind() == std::io::ErrorKind::NotFound {
+            "not found; build it with `cargo build --release --bins` or name it with --solver PATH"
+                .to_string()
+        } else {
+            e.to_string()
+        };
+        Error::Solver(format!(
+            "cannot start the solver `{}`: {hint}",
+            self.solver.display()
+        ))
+    }
+
+    async fn run(&self, args: &[String], timeout: Option<Duration>) -> Result<Finished, RunError> {
+        let mut cmd = tokio::process::Command::new(&self.solver);
+        cmd.args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        die_with_parent(&mut cmd);
+        let child = cmd.spawn().map_err(RunError::Spawn)?;
+        let wait = child.wait_with_output();
+        let output = match timeout {
+            // Dropping `wait` on timeout drops the child, which kills it.
+            Some(t) => tokio::time::timeout(t, wait)
+                .await
+                .map_err(|_| RunError::Timeout(t))?,
+            None => wait.await,
+        }
+        .map_err(RunError::Wait)?;
+        use std::os::unix::process::ExitStatusExt;
+        let exit = match (output.status.code(), output.status.signal()) {
+            (Some(c), _) => Exit::Code(c),
+            (None, Some(s)) => Exit::Signal(s),
+            (None, None) => Exit::Code(-1),
+        };
+        Ok(Finished {
+            exit,
+            stdout: output.stdout,
+            stderr: output.stderr,
+        })
+    }
+
+    /// Runs `solver features PUZZLE --json`. Any failure is an error: the
+    /// cycle never goes on with stale or partial features.
+    pub async fn features(
+        &self,
+        puzzle: &Path,
+        timeout: Option<Duration>,
+    ) -> Result<FeatureReport, Error> {
+        let args = vec![
+            "features".to_string(),
+            puzzle.display().to_string(),
+            "--json".to_string(),
+        ];
+        let done = match self.run(&args, timeout).await {
+            Ok(d) => d,
+            Err(RunError::Spawn(e)) => return Err(self.not_started(&e)),
+            Err(RunError::Wait(e)) => return Err(Error::Features(e.to_string())),
+            Err(RunError::Timeout(t)) => {
+                return Err(Error::Features(format!(
+                    "`solver features` did not finish within {} s",
+                    t.as_secs_f64()
+                )))
+            }
+        };
+        match done.exit {
+            Exit::Code(0) => {}
+            Exit::Code(c) => {
+                return Err(Error::Features(format!(
+                    "`solver features {}` exited with code {c}{}",
+                    puzzle.display(),
+                    tail(&done.stderr)
+                )))
+            }
+            Exit::Signal(s) => {
+                return Err(Error::Features(format!(
+                    "`solver features {}` was killed by signal {s}",
+                    puzzle.display()
+                )))
+            }
+        }
+        let text = String::from_utf8_lossy(&done.stdout);
+        features::parse_report(&text).map_err(Error::Features)
+    }
+
+    /// Runs `solver solve` with these parameters and limits; `tag` names the
+    /// attempt's solution file. Never fails: every problem is a failed result.
+    pub async fn solve(
+        &self,
+        puzzle: &Path,
+        params: &ParamSet,
+        limits: &RunLimits,
+        tag: usize,
+    ) -> AttemptResult {
+        let solution_file = self.scratch.path().join(format!("attempt-{tag}.txt"));
+        let mut args = vec![
+            "solve".to_string(),
+            puzzle.display().to_string(),
+            "--json".to_string(),
+            "--quiet".to_string(),
+        ];
+        args.extend(params.solver_args());
+        if let Some(n) = limits.max_positions {
+            args.push("--max-positions".to_string());
+            args.push(n.to_string());
+        }
+        if let Some(m) = &self.max_memory {
+            args.push("--max-memory".to_string());
+            args.push(m.clone());
+        }
+        args.push("--solution".to_string());
+        args.push(solution_file.display().to_string());
+        tracing::debug!(solver = %self.solver.display(), args = %args.join(" "), "starting the solver");
+        let start = Instant::now();
+        let run = self.run(&args, limits.timeout).await;
+        let elapsed_ms = start.elapsed().as_millis() as u64;
+        let _ = std::fs::remove_file(&solution_file);
+        let result = match run {
+            Err(RunError::Spawn(e)) => {
+                AttemptResult::failed(self.not_started(&e).to_string(), elapsed_ms)
+            }
+            Err(RunError::Wait(e)) => {
+                AttemptResult::failed(format!("waiting for the solver: {e}"), elapsed_ms)
+            }
+            Err(RunError::Timeout(t)) => AttemptResult::failed(
+                format!(
+                    "timed out after {} s; the solver was killed",
+                    t.as_secs_f64()
+                ),
+                elapsed_ms,
+            ),
+            Ok(done) => interpret(done, elapsed_ms),
+        };
+        tracing::info!(
+            status = result.status.name(),
+            positions = result.positions_examined,
+            best_distance = result.best_distance,
+            elapsed_ms,
+            error = result.error.as_deref(),
+            "solver finished"
+        );
+        result
+    }
+}
+
+/// Reads a finished solve run.
+fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
+    let code = match done.exit {
+        Exit::Signal(s) => {
+            return AttemptResult::failed(
+                format!("the solver was killed by signal {s}{}", tail(&done.stderr)),
+                elapsed_ms,
+            )
+        }
+        Exit::Code(c @ (0 | 1)) => c,
+        Exit::Code(2) => {
+            return AttemptResult::failed(
+                format!(
+                    "the solver rejected its input (exit 2){}",
+                    tail(&done.stderr)
+                ),
+                elapsed_ms,
+            )
+        }
+        Exit::Code(c) => {
+            return AttemptResult::failed(
+                format!("the solver exited with code {c}{}", tail(&done.stderr)),
+                elapsed_ms,
+            )
+        }
+    };
+    let text = String::from_utf8_lossy(&done.stdout);
+    let json: SolveJson = match serde_json::from_str(text.trim()) {
+        Ok(j) => j,
+        Err(e) => {
+            let shown: String = text.trim().chars().take(80).collect();
+            return AttemptResult::failed(
+                format!("the solver's output is not the expected JSON ({e}): {shown:?}"),
+                elapsed_ms,
+            );
+        }
+    };
+    let status = match json.status {
+        JsonStatus::Solved => RunStatus::Solved,
+        JsonStatus::NoSolution => RunStatus::NoSolution,
+        JsonStatus::LimitReached => RunStatus::LimitReached,
+    };
+    if (code == 0) != (status == RunStatus::Solved) {
+        return AttemptResult::failed(
+            format!(
+                "the solver's exit code {code} contradicts its status {}",
+                status.name()
+            ),
+            elapsed_ms,
+        );
+    }
+    AttemptResult {
+        status,
+        steps: json.steps,
+        moves: json.moves,
+        positions_examined: Some(json.positions_examined),
+        best_distance: json.best_distance,
+        best_distance_positions: json.best_distance_positions,
+        elapsed_ms,
+        solution: json.solution,
+        error: None,
+    }
+}
+
+/// The last lines of a child's stderr, for messages.
+fn tail(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let last = &lines[lines.len().saturating_sub(3)..];
+    format!(": {}", last.join(" | "))
+}
+
+/// Asks the kernel to SIGKILL the child when the thread that spawned it dies.
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut tokio::process::Command) {
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs in the forked child before exec and only makes
+    // async-signal-safe system calls (prctl, getppid, _exit).
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent died before the request took effect.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut tokio::process::Command) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(code: i32, stdout: &str) -> Finished {
+        Finished {
+            exit: Exit::Code(code),
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: b"progress\nboom\n".to_vec(),
+        }
+    }
+
+    #[test]
+    fn reads_the_solve_json_and_ignores_unknown_fields() {
+        let r = interpret(
+            finished(
+                0,
+                r#"{"status":"solved","steps":116,"moves":81,"positions_examined":25000,
+                "best_distance":0,"best_distance_positions":24000,"new_field":[1],
+                "params":{"algorithm":"bfs"},"solution":["a down"]}"#,
+            ),
+            5,
+        );
+        assert_eq!(r.status, RunStatus::Solved);
+        assert_eq!(r.steps, Some(116));
+        assert_eq!(r.positions_examined, Some(25000));
+        assert_eq!(r.solution.as_deref(), Some(&["a down".to_string()][..]));
+        let r = interpret(
+            finished(
+                1,
+                r#"{"status":"limit_reached","positions_examined":9,"best_distance":3}"#,
+            ),
+            5,
+        );
+        assert_eq!(r.status, RunStatus::LimitReached);
+        assert_eq!(r.best_distance, Some(3));
+    }
+
+    #[test]
+    fn anything_else_is_a_failed_attempt() {
+        let failed = |f: Finished| {
+            let r = interpret(f, 1);
+            assert_eq!(r.status, RunStatus::Failed);
+            r.error.unwrap()
+        };
+        assert!(failed(finished(0, "garbage")).contains("not the expected JSON"));
+        assert!(failed(finished(1, "")).contains("not the expected JSON"));
+        assert!(failed(finished(2, "")).contains("exit 2"));
+        assert!(failed(finished(101, "")).contains("code 101: progress | boom"));
+        assert!(failed(finished(
+            0,
+            r#"{"status":"limit_reached","positions_examined":9}"#
+        ))
+        .contains("contradicts"));
+        assert!(
+            failed(finished(0, r#"{"status":"weird","positions_examined":9}"#)).contains("JSON")
+        );
+        assert!(failed(Finished {
+            exit: Exit::Signal(11),
+            stdout: vec![],
+            stderr: vec![]
+        })
+        .contains("signal 11"));
+    }
+}
