@@ -43,7 +43,7 @@ impl CaseBase {
                 path: path.to_path_buf(),
                 line,
                 column,
-                message: e.message().trim().to_string(),
+                message: e.message().trim().replace('\n', "; "),
             }
         })?;
         cb.validate(text, path)?;

@@ -27,6 +27,7 @@ pub struct Case {
     /// Free text (the thesis's `comment` field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    #[serde(default)]
     pub provenance: Provenance,
     /// Feature ranges by name (see `features.rs`).
     pub features: Features,
