@@ -145,6 +145,23 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
     let mut type_of_shape: HashMap<Shape, usize> = HashMap::new();
     for k in found.iter().filter(|k| k.ch != MASTER_ID) {
         let (r, c) = k.cells[0];
+        // A goal grid may mark a door under a block of the start grid.
+        if let Some(&(dr, dc)) = k
+            .cells
+            .iter()
+            .find(|&&(rr, cc)| board.kind(rr * w + cc) == CellKind::Door)
+        {
+            return Err(ParseError::new(
+                file,
+                start.lines[dr],
+                dc + 1,
+                format!(
+                    "block '{}' stands on a cell that a goal grid marks as a door (-), \
+                     which only the master may occupy",
+                    k.ch
+                ),
+            ));
+        }
         let t = match type_of_shape.get(&k.shape) {
             Some(&t) => t,
             None => {
@@ -388,5 +405,14 @@ mod tests {
         let e = parse("####\n#a #\n####\n\n####\n#bb#\n####\n", "f").unwrap_err();
         assert!(e.message.contains("shape"), "{e}");
         assert!(parse("\n\n", "f").unwrap_err().message.contains("empty"));
+    }
+
+    /// Found by fuzzing: a goal grid's door under a block of the start grid
+    /// was accepted, and the native text written for it did not read back.
+    #[test]
+    fn a_goal_door_under_a_start_block_is_an_error() {
+        let e = parse("\n!**1.\n\n#-*1.\n", "f").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 2), "{e}");
+        assert!(e.message.contains("door"), "{e}");
     }
 }

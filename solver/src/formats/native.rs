@@ -665,3 +665,175 @@ fn protect_trailing_spaces(grid: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "\
+% name: small
+!
+@ 1,0 0,1 1,1
+v | 0,1
+a
+!
+#####
+#@@v#
+#@@v#
+#a  #
+#   #
+#-###
+!
+#####
+#   #
+#   #
+#@@ #
+#@@ #
+#-###
+!
+";
+
+    /// Parses and expects an error at `(line, column)` whose message contains `what`.
+    fn error_at(text: &str, line: usize, column: usize, what: &str) {
+        let e = parse(text, "t.txt").expect_err(text);
+        assert_eq!((e.line, e.column), (line, column), "{e}");
+        assert!(e.message.contains(what), "expected '{what}' in: {e}");
+        assert!(e
+            .to_string()
+            .starts_with(&format!("t.txt:{line}:{column}: ")));
+    }
+
+    #[test]
+    fn parses_and_round_trips() {
+        let p = parse(SMALL, "t").unwrap();
+        assert_eq!(p.name.as_deref(), Some("small"));
+        assert_eq!(p.types[1].slider, Some(Axis::Vertical));
+        assert_eq!(p.board.kind(p.board.index(5, 1)), CellKind::Door);
+        assert_eq!(parse(&write(&p), "w").unwrap(), p);
+    }
+
+    #[test]
+    fn unknown_character() {
+        error_at(
+            &SMALL.replace("#a  #", "#a ?#"),
+            10,
+            4,
+            "unknown character '?'",
+        );
+    }
+
+    #[test]
+    fn ragged_rows() {
+        error_at(&SMALL.replace("#a  #", "#a #"), 10, 5, "ragged rows");
+    }
+
+    #[test]
+    fn block_type_defined_twice() {
+        error_at(&SMALL.replace("a\n!", "a\na 0,1\n!"), 6, 1, "defined twice");
+    }
+
+    #[test]
+    fn cells_that_do_not_form_the_shape() {
+        error_at(
+            &SMALL.replace("#@@v#\n#a", "#@@ #\n#a"),
+            8,
+            4,
+            "do not form the shape",
+        );
+    }
+
+    #[test]
+    fn no_master_where_a_goal_needs_one() {
+        let text = SMALL.replace("#@@v#\n#@@v#", "#  v#\n#  v#");
+        error_at(&text, 17, 2, "no master");
+    }
+
+    #[test]
+    fn goal_naming_an_unknown_block() {
+        error_at(&SMALL.replace("#@@ #\n#-###", "#@@z#\n#-###"), 18, 4, "'z'");
+    }
+
+    #[test]
+    fn slider_that_cannot_slide() {
+        let text = "!\n@\nh = 1,0\n!\n#####\n#@ ##\n#hh##\n#####\n!\n";
+        let e = parse(text, "t").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 1), "{e}");
+        assert!(e.message.contains("can never slide"), "{e}");
+    }
+
+    #[test]
+    fn empty_file_and_empty_sections() {
+        for text in ["", "\n\n", "% only metadata\n", "!\n!\n", "!\n"] {
+            let e = parse(text, "t").unwrap_err();
+            assert!(
+                e.message.contains("no puzzle")
+                    || e.message.contains("empty")
+                    || e.message.contains("no block types"),
+                "{text:?}: {e}"
+            );
+        }
+        let e = parse("!\n@\n", "t").unwrap_err();
+        assert!(e.message.contains("missing start"), "{e}");
+        let e = parse("!\n@\n!\n#@#\n!\n!\n#@#\n!\n", "t").unwrap_err();
+        assert!(e.message.contains("empty goal"), "{e}");
+    }
+
+    #[test]
+    fn board_larger_than_supported() {
+        let wide = format!("!\n@\n!\n@{}\n!\n", " ".repeat(128));
+        error_at(&wide, 4, 1, "larger than supported");
+        let tall = format!("!\n@\n!\n@\n{}!\n", ".\n".repeat(128));
+        error_at(&tall, 4, 1, "larger than supported");
+    }
+
+    #[test]
+    fn goal_on_a_wall() {
+        error_at(
+            &SMALL.replace("#@@ #\n#@@ #\n#-###", "#   #\n#@@ #\n#@@##"),
+            18,
+            2,
+            "wall",
+        );
+    }
+
+    #[test]
+    fn odd_input_gives_errors_not_panics() {
+        // Non-ASCII identifiers work; tabs and CRLF line ends are handled.
+        let p = parse(
+            "!\r\n@\r\né 0,1\r\n!\r\n###\r\n#@#\r\n#é#\r\n#é#\r\n###\r\n!\r\n",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(p.types[1].id, 'é');
+        let p = parse("!\n@\tb\n!\n#@#\n!\n", "t");
+        assert!(p.is_err());
+        assert_eq!(
+            parse("!\n@\t1,0\n!\n#@@#\n!\n", "t").unwrap().types[0]
+                .shape
+                .size(),
+            2
+        );
+        error_at("!\n@ 99999999999,0\n!\n#@#\n!\n", 2, 3, "cell offset");
+        error_at("!\n@ 127,127\n!\n#@#\n!\n", 4, 2, "shape");
+        error_at("!\n@ -5,3\n!\n#@#\n!\n", 4, 2, "shape");
+        error_at("!\n\u{1}\n!\n#@#\n!\n", 2, 1, "U+0001");
+        error_at("!\n@x\n!\n#@#\n!\n", 2, 2, "one character");
+        error_at("!\n@\n!\n#@\t#\n!\n", 4, 3, "U+0009");
+        error_at("garbage\n", 1, 1, "expected '!'");
+    }
+
+    #[test]
+    fn collections_split_at_double_percent() {
+        let two = format!("{SMALL}%%\n{}", SMALL.replace("small", "second"));
+        let ps = parse_collection(&two, "t").unwrap();
+        assert_eq!(ps.len(), 2);
+        assert_eq!(ps[1].name.as_deref(), Some("second"));
+        assert_eq!(parse_collection(&write_collection(&ps), "w").unwrap(), ps);
+        let e = parse(&two, "t").unwrap_err();
+        assert_eq!(e.line, 22, "{e}");
+        // Errors in the second puzzle name the line in the whole file.
+        let bad = format!("{SMALL}%%\n{}", SMALL.replace("#a  #", "#a ?#"));
+        let e = parse_collection(&bad, "t").unwrap_err();
+        assert_eq!((e.line, e.column), (10 + 21, 4), "{e}");
+    }
+}
