@@ -213,8 +213,11 @@ pub fn parse_line(line: &str, line_no: usize, file: &str) -> Result<Puzzle, Pars
         anchors.push(((first / n + 1) * side + first % n + 1) as Cell);
     }
     let goal_anchor = (red_first / n + 1) * side + (n - red_len) + 1;
+    // Walls to the right of the red car would keep it from the exit forever.
+    let red_row_start = (red_first / n + 1) * side;
     let exit_row_blocked =
-        (0..red_len).any(|k| board_model.kind(goal_anchor + k) == CellKind::Wall);
+        (red_first % n + 1..=n).any(|c| board_model.kind(red_row_start + c) == CellKind::Wall);
+
     if exit_row_blocked {
         return Err(err(
             board_col + red_first,
@@ -299,6 +302,7 @@ mod tests {
             ("1 2 ooooooooooooAAoooooooooooooooooooooo", 3, "precede"),
             ("ooooooooooooAAoooooooooooooooooooooo x", 38, "one board"),
             ("ooooooooooooAAooooxooooooooooooooooooo", 1, "square"),
+            ("ooooooooooooAAoxoooooooooooooooooooo", 13, "between"),
         ];
         for (line, col, what) in cases {
             let e = parse(&format!("\n{line}\n"), "f").unwrap_err();

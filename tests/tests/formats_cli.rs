@@ -1,0 +1,365 @@
+//! End-to-end tests of the formats, `solver import`, `solver show` and
+//! `solver verify`, run on the release binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use end_to_end::{dev_puzzles, solver_bin, workspace_root};
+
+/// Runs `solver ARGS` in the workspace root with `stdin` as standard input.
+fn solver(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(solver_bin())
+        .args(args)
+        .current_dir(workspace_root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("solver runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A file in a fresh temporary folder for this test.
+fn temp_file(test: &str, name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("formats-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Imports `file` with `--from format` and checks the native text shows
+/// `expected` puzzles through `solver show -`; returns the native text.
+fn import_and_show(format: &str, file: &Path, expected: usize) -> String {
+    let file = file.to_str().unwrap();
+    let imported = solver(&["import", "--from", format, file], "");
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    let native = stdout(&imported);
+    let shown = solver(&["show", "-"], &native);
+    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    let shown = stdout(&shown);
+    assert_eq!(shown.matches("start:\n").count(), expected, "{shown}");
+    assert_eq!(shown.matches("goal:\n").count(), expected, "{shown}");
+    // --from works directly on show too, with the same result.
+    let direct = solver(&["show", "--from", format, file], "");
+    assert_eq!(direct.status.code(), Some(0), "{}", stderr(&direct));
+    assert_eq!(stdout(&direct), shown);
+    native
+}
+
+#[test]
+fn every_rush_hour_dev_line_imports_and_shows() {
+    let Some(dir) = dev_puzzles() else { return };
+    let file = dir.join("rushhour_dev.txt");
+    let lines = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    let native = import_and_show("rush", &file, lines);
+    assert_eq!(native.matches("% optimum: ").count(), lines);
+    let one = solver(
+        &[
+            "import",
+            "--from",
+            "rush",
+            file.to_str().unwrap(),
+            "--index",
+            "3",
+        ],
+        "",
+    );
+    assert!(
+        stdout(&one).starts_with("% name: rush line 3\n"),
+        "{}",
+        stdout(&one)
+    );
+    let out_of_range = solver(
+        &[
+            "import",
+            "--from",
+            "rush",
+            file.to_str().unwrap(),
+            "--index",
+            "999",
+        ],
+        "",
+    );
+    assert_eq!(out_of_range.status.code(), Some(2));
+    assert!(stderr(&out_of_range).contains("out of range"));
+}
+
+#[test]
+fn every_korf_line_imports_and_shows() {
+    let Some(dir) = dev_puzzles() else { return };
+    let native = import_and_show("tiles", &dir.join("korf_first10.txt"), 10);
+    assert!(native.starts_with("% name: tiles line 1\n% optimum: 57 steps\n"));
+    assert!(
+        !native.contains("solvable: no"),
+        "Korf's instances are solvable"
+    );
+}
+
+#[test]
+fn every_gnome_klotski_level_imports_and_shows() {
+    let Some(dir) = dev_puzzles() else { return };
+    let mut levels = 0;
+    for entry in std::fs::read_dir(dir.join("gnome-klotski")).unwrap() {
+        let path = entry.unwrap().path();
+        let native = import_and_show("klotski", &path, 1);
+        assert!(
+            native.contains("----@@"),
+            "the goal is outside the frame: {native}"
+        );
+        levels += 1;
+    }
+    assert!(levels >= 2);
+}
+
+#[test]
+fn stored_gnome_levels_carry_their_optima() {
+    for (file, optimum) in [
+        ("puzzles/klotski/red_donkey.txt", "121 steps, 81 moves"),
+        ("puzzles/klotski/pennant.txt", "89 steps, 59 moves"),
+    ] {
+        let text = std::fs::read_to_string(workspace_root().join(file)).unwrap();
+        assert!(text.contains(&format!("% optimum: {optimum}")), "{file}");
+        assert!(text.contains("% origin: GNOME Klotski level"), "{file}");
+        let shown = solver(&["show", file], "");
+        assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    }
+}
+
+#[test]
+fn the_old_format_is_detected_without_from() {
+    let file = temp_file(
+        "legacy",
+        "old.txt",
+        b"######\n#a@@b#\n#a@@b#\n#c  d#\n######\n\n######\n#    #\n# @@ #\n# @@ #\n######\n",
+    );
+    let shown = solver(&["show", file.to_str().unwrap()], "");
+    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    assert!(
+        stdout(&shown).contains("5 block(s) of 3 type(s)"),
+        "{}",
+        stdout(&shown)
+    );
+}
+
+const SMALL: &str = "\
+% name: small
+!
+@ 1,0 0,1 1,1
+v | 0,1
+a
+!
+#####
+#@@v#
+#@@v#
+#a  #
+#   #
+#-###
+!
+#####
+#   #
+#   #
+#@@ #
+#@@ #
+#-###
+!
+";
+
+#[test]
+fn verify_accepts_a_correct_solution() {
+    let puzzle = temp_file("verify-ok", "small.txt", SMALL.as_bytes());
+    let sol = temp_file(
+        "verify-ok",
+        "small.sol",
+        b"% a hand-written solution\na 3,1 R\na 3,2 R\n\n@ 1,1 DD\n",
+    );
+    let out = solver(
+        &["verify", puzzle.to_str().unwrap(), sol.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).starts_with("valid: 4 steps, 2 moves"),
+        "{}",
+        stdout(&out)
+    );
+    let json = solver(
+        &["verify", puzzle.to_str().unwrap(), "-", "--json"],
+        "a 3,1 RR\n@ 1,1 DD\n",
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["steps"], 4);
+    assert_eq!(v["moves"], 2);
+}
+
+#[test]
+fn verify_rejects_an_illegal_move_naming_it() {
+    let puzzle = temp_file("verify-bad", "small.txt", SMALL.as_bytes());
+    let sol = temp_file("verify-bad", "small.sol", b"a 3,1 R\n% then\n@ 1,1 D\n");
+    let out = solver(
+        &["verify", puzzle.to_str().unwrap(), sol.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out).trim(),
+        "invalid: move 2 (line 3, `@ 1,1 D`): step 1 (D) is blocked: \
+         cell 3,2 is occupied by block 'a'"
+    );
+    // A legal sequence that stops short of the goal is not a solution either.
+    let short = solver(&["verify", puzzle.to_str().unwrap(), "-"], "a 3,1 R\n");
+    assert_eq!(short.status.code(), Some(1));
+    assert!(stdout(&short).contains("end before reaching the goal"));
+    // A malformed solution is bad input.
+    let bad = solver(&["verify", puzzle.to_str().unwrap(), "-"], "a 3;1 R\n");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("-:1:"), "{}", stderr(&bad));
+}
+
+/// Every malformed input: exit 2, nothing on stdout, one line on stderr that
+/// names the file, line and column.
+fn rejects(test: &str, format: Option<&str>, contents: &[u8], at: &str, what: &str) {
+    let file = temp_file(test, "input.txt", contents);
+    let path = file.to_str().unwrap();
+    let mut args = vec!["show", path];
+    if let Some(f) = format {
+        args.extend(["--from", f]);
+    }
+    let out = solver(&args, "");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{test}: {err}");
+    assert!(out.stdout.is_empty(), "{test}: partial output");
+    assert_eq!(err.lines().count(), 1, "{test}: {err}");
+    assert!(
+        err.starts_with(&format!("error: {path}:{at}: ")),
+        "{test}: expected {path}:{at}: in {err}"
+    );
+    assert!(err.contains(what), "{test}: expected '{what}' in {err}");
+    assert!(!err.contains("panicked"), "{test}: {err}");
+}
+
+#[test]
+fn malformed_inputs_exit_2_with_one_located_message() {
+    let small = |from: &str, to: &str| SMALL.replacen(from, to, 1).into_bytes();
+    rejects(
+        "unknown",
+        None,
+        &small("#a  #", "#a ?#"),
+        "10:4",
+        "unknown character",
+    );
+    rejects(
+        "ragged",
+        None,
+        &small("#a  #", "#a #"),
+        "10:5",
+        "ragged rows",
+    );
+    rejects(
+        "twice",
+        None,
+        &small("a\n!", "a\na 0,1\n!"),
+        "6:1",
+        "defined twice",
+    );
+    rejects(
+        "shape",
+        None,
+        &small("#@@v#\n#a", "#@@ #\n#a"),
+        "8:4",
+        "do not form the shape",
+    );
+    rejects(
+        "no-master",
+        None,
+        &small("#@@v#\n#@@v#", "#  v#\n#  v#"),
+        "17:2",
+        "no master",
+    );
+    rejects(
+        "unknown-goal-block",
+        None,
+        &small("#@@ #\n#-###", "#@@z#\n#-###"),
+        "18:4",
+        "'z'",
+    );
+    rejects(
+        "slider",
+        None,
+        b"!\n@\nh = 1,0\n!\n#####\n#@ ##\n#hh##\n#####\n!\n",
+        "3:1",
+        "can never slide",
+    );
+    rejects("empty", None, b"", "0:0", "empty file");
+    rejects("blank", Some("rush"), b"\n  \n", "0:0", "empty file");
+    let wide = format!("!\n@\n!\n@{}\n!\n", ".".repeat(128));
+    rejects(
+        "too-large",
+        None,
+        wide.as_bytes(),
+        "4:1",
+        "larger than supported",
+    );
+    rejects("not-utf8", None, b"!\n@\n!\n#\xff#\n!\n", "4:2", "UTF-8");
+    rejects(
+        "rush-line",
+        Some("rush"),
+        b"1 ooooooooooooAAoooooooooooooooooooooo 2\n5 ooooooooooooAAoBooooooBooooooooooooo 9\n",
+        "2:18",
+        "vehicle 'B'",
+    );
+    rejects(
+        "rush-length",
+        Some("rush"),
+        b"ooooooooooooAAooooooooooooooooooooooooo\n",
+        "1:1",
+        "square",
+    );
+    rejects(
+        "tile-twice",
+        Some("tiles"),
+        b"1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 1 0\n",
+        "2:15",
+        "tile 1 appears twice",
+    );
+    rejects(
+        "klotski-target",
+        Some("klotski"),
+        b"#####\n#*..#\n#####\n",
+        "2:3",
+        "target cells",
+    );
+    rejects(
+        "legacy-goal",
+        Some("legacy"),
+        b"####\n#a #\n####\n\n####\n# @#\n####\n",
+        "6:3",
+        "no master",
+    );
+}
