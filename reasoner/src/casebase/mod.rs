@@ -308,6 +308,14 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_example_loads() {
+        let text = include_str!("../../../casebase/example.toml");
+        let cb = CaseBase::parse(text, Path::new("casebase/example.toml")).unwrap();
+        assert_eq!(cb.cases.len(), 2);
+        assert_eq!(cb.cases[1].params.space_value, Some(45));
+    }
+
+    #[test]
     fn line_and_column() {
         assert_eq!(line_column("ab\ncd", 0), (1, 1));
         assert_eq!(line_column("ab\ncd", 4), (2, 2));
