@@ -168,7 +168,8 @@ pub async fn run(
         RunStatus::Solved
     } else if planner.bounds.unsolvable {
         RunStatus::NoSolution
-    } else if !done.is_empty() && done.iter().all(|(_, r)| r.status == RunStatus::Failed) {
+    } else if done.iter().all(|(_, r)| r.status == RunStatus::Failed) {
+        // Also when no attempt ran at all: nothing gave an answer.
         RunStatus::Failed
     } else {
         RunStatus::LimitReached

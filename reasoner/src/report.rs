@@ -6,7 +6,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::features::Features;
-use crate::params::{format_real, Bounds, Metric, ParamSet};
+use crate::params::{Bounds, Metric, ParamSet};
 use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, RunStatus};
 use crate::similarity::Ranked;
@@ -101,6 +101,15 @@ pub fn bounds_summary(bounds: &Bounds) -> BTreeMap<&'static str, Option<u64>> {
         .collect()
 }
 
+/// `850 ms`, `12.3 s`.
+fn duration(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|x| x.to_string()).unwrap_or_else(|| "-".to_string())
 }
@@ -126,10 +135,7 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
                 outcome,
                 opt(a.positions_examined),
                 best,
-                format!(
-                    "{} s",
-                    format_real((a.elapsed_ms as f64 / 100.0).round() / 10.0)
-                ),
+                duration(a.elapsed_ms),
             ]
         })
         .collect();
