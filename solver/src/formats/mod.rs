@@ -113,6 +113,53 @@ mod tests {
         assert!(p[0].goals.is_empty());
     }
 
+    /// Every shared development puzzle reads back from its native text unchanged.
+    #[test]
+    fn dev_puzzles_round_trip_through_native() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/dev-puzzles");
+        if !dir.is_dir() {
+            eprintln!("note: {} is absent; skipped", dir.display());
+            return;
+        }
+        let cases = [
+            ("rushhour_dev.txt", Format::Rush),
+            ("korf_first10.txt", Format::Tiles),
+            ("gnome-klotski/red_donkey.txt", Format::Klotski),
+            ("gnome-klotski/pennant_puzzle.txt", Format::Klotski),
+        ];
+        for (name, format) in cases {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            let puzzles = parse_text(&text, name, Some(format), &ImportOptions::default()).unwrap();
+            let written = native::write_collection(&puzzles);
+            assert_eq!(
+                native::parse_collection(&written, "w").unwrap(),
+                puzzles,
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn boards_larger_than_supported() {
+        let d = ImportOptions::default();
+        // Rush Hour and tiles add a frame: 127 cells a side is too many.
+        let rush = format!("AA{}", "o".repeat(127 * 127 - 2));
+        let e = parse_text(&rush, "f", Some(Format::Rush), &d).unwrap_err();
+        assert!(e.message.contains("larger than supported"), "{e}");
+        let tiles: Vec<String> = (0..127 * 2).map(|n| n.to_string()).collect();
+        let wide = ImportOptions {
+            width: Some(127),
+            ..Default::default()
+        };
+        let e = parse_text(&tiles.join(" "), "f", Some(Format::Tiles), &wide).unwrap_err();
+        assert!(e.message.contains("larger than supported"), "{e}");
+        let tall = format!("*.\n{}", "#\n".repeat(128));
+        let e = parse_text(&tall, "f", Some(Format::Klotski), &d).unwrap_err();
+        assert!(e.message.contains("larger than supported"), "{e}");
+        let e = parse_text(&tall, "f", Some(Format::Legacy), &d).unwrap_err();
+        assert!(e.message.contains("larger than supported"), "{e}");
+    }
+
     #[test]
     fn decode_names_the_bad_byte() {
         let e = decode("f", b"ab\nc\xffd").unwrap_err();
