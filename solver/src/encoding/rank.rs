@@ -127,11 +127,11 @@ impl RankEncoding {
     fn encode_u64(&mut self, state: &State) -> u64 {
         self.remaining.copy_from_slice(&self.counts);
         let mut n = self.remaining.iter().sum::<u32>() as usize;
-        let mut m = self.bound[0] as u128;
-        let mut rank = 0u128;
+        let mut m = self.bound[0];
+        let mut rank = 0u64;
         for k in 0..self.open.len() {
             if m == 1 {
-                break;
+                break; // one kind of symbol left: it adds nothing to the rank
             }
             let cell = self.open[k] as usize;
             let Some(sym) = self.symbol_at(state, cell) else {
@@ -139,12 +139,13 @@ impl RankEncoding {
             };
             let prefix: u32 = self.remaining[..sym].iter().sum();
             let d = self.divisors[n];
-            rank += d.divide(m * prefix as u128);
-            m = d.divide(m * self.remaining[sym] as u128);
+            // Both quotients are multinomials no larger than the bound: they fit 64 bits.
+            rank += d.divide_to_u64(m as u128 * prefix as u128);
+            m = d.divide_to_u64(m as u128 * self.remaining[sym] as u128);
             self.remaining[sym] -= 1;
             n -= 1;
         }
-        rank as u64
+        rank
     }
 
     fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
@@ -212,8 +213,8 @@ impl RankEncoding {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
         let mut n = self.remaining.iter().sum::<u32>() as usize;
-        let mut m = self.bound[0] as u128;
-        let mut rank = rank as u128;
+        let mut m = self.bound[0];
+        let mut rank = rank;
         let mut cursor = 0;
         let space = self.space();
         while n > 0 {
@@ -225,7 +226,7 @@ impl RankEncoding {
             loop {
                 let c = self.remaining[sym];
                 if c > 0 {
-                    let block = d.divide(m * c as u128);
+                    let block = d.divide_to_u64(m as u128 * c as u128);
                     if rank < block {
                         m = block;
                         break;

@@ -102,6 +102,13 @@ impl ExactDivisor {
     pub fn divide(self, x: u128) -> u128 {
         (x >> self.shift).wrapping_mul(self.inverse)
     }
+
+    /// `x / d` when the quotient is known to fit 64 bits: the congruence
+    /// modulo 2^64 then fixes it, so one 64-bit multiplication suffices.
+    #[inline]
+    pub fn divide_to_u64(self, x: u128) -> u64 {
+        ((x >> self.shift) as u64).wrapping_mul(self.inverse as u64)
+    }
 }
 
 #[cfg(test)]
@@ -121,6 +128,9 @@ mod tests {
                 (1u128 << 100) + 3,
             ] {
                 assert_eq!(e.divide(q * d as u128), q, "d={d} q={q}");
+                if q <= u64::MAX as u128 {
+                    assert_eq!(e.divide_to_u64(q * d as u128) as u128, q, "d={d} q={q}");
+                }
             }
         }
     }

@@ -2,13 +2,39 @@
 //! empty frontier proves that no solution exists under these settings. Layers
 //! are flat FIFOs of keys; the visited set stores each key with its depth mod
 //! 3 (or the exact depth when prunings make the graph directed), which is all
-//! that reconstructing the solution needs.
+//! that reconstructing the solution needs. The successors of a position are
+//! encoded as a batch and their slots prefetched before insertion, so that
+//! the cache misses of the hash table overlap.
 
 use super::path::{walk_back, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::moves::State;
 use crate::store::{Insert, KeyQueue, VisitedSet};
+
+/// The successors of one position, encoded, waiting for insertion.
+struct Batch {
+    words: usize,
+    keys: Vec<u64>,
+    hashes: Vec<u64>,
+    goal: Vec<bool>,
+}
+
+impl Batch {
+    fn clear(&mut self) {
+        self.keys.clear();
+        self.hashes.clear();
+        self.goal.clear();
+    }
+
+    fn len(&self) -> usize {
+        self.goal.len()
+    }
+
+    fn key(&self, i: usize) -> &[u64] {
+        &self.keys[i * self.words..(i + 1) * self.words]
+    }
+}
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let words = e.key_words();
@@ -34,6 +60,12 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     current.push(&key);
     let mut depth = 0u64;
     let mut moves = Vec::new();
+    let mut batch = Batch {
+        words,
+        keys: Vec::new(),
+        hashes: Vec::new(),
+        goal: Vec::new(),
+    };
     let ending = 'search: loop {
         while current.pop(&mut key) {
             e.encoding.decode(&key, &mut state);
@@ -42,34 +74,41 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             if let Some(limit) = e.over_limit(set.bytes() as u64 + queues) {
                 break 'search Ending::Stopped(limit);
             }
-            let budget = e.memory_left(queues);
             e.prunings.prepare(&e.moves, &state);
             e.moves.generate(&state, &mut moves);
+            batch.clear();
             for &m in &moves {
                 e.moves.apply(&mut state, m);
                 if e.prunings.keep(&e.moves, &state, m) {
                     e.stats.generated += 1;
                     e.encoding.encode(&state, &mut successor);
                     if !e.is_forbidden(&successor) {
-                        match set.insert_within(&successor, recorded.payload(depth + 1), budget) {
-                            None => break 'search Ending::Stopped(Limit::Memory),
-                            Some(Insert::New) => {
-                                if e.is_goal(&state) {
-                                    let goal = state.clone();
-                                    e.stats.stored = set.len() as u64;
-                                    e.stats.peak_memory = e.stats.peak_memory.max(
-                                        (set.peak_bytes() + current.bytes() + next.bytes()) as u64,
-                                    );
-                                    let path = walk_back(e, &set, start, &goal, recorded);
-                                    break 'search path.map_or(Ending::Exhausted, Ending::Found);
-                                }
-                                next.push(&successor);
-                            }
-                            Some(Insert::Present { .. }) => {}
-                        }
+                        batch.hashes.push(set.prefetch(&successor));
+                        batch.keys.extend_from_slice(&successor);
+                        batch.goal.push(e.is_goal(&state));
                     }
                 }
                 e.moves.undo(&mut state, m);
+            }
+            let budget = e.memory_left(queues);
+            for i in 0..batch.len() {
+                match set.insert_hashed(
+                    batch.key(i),
+                    batch.hashes[i],
+                    recorded.payload(depth + 1),
+                    budget,
+                ) {
+                    None => break 'search Ending::Stopped(Limit::Memory),
+                    Some(Insert::New) if batch.goal[i] => {
+                        let mut goal = state.clone();
+                        e.encoding.decode(batch.key(i), &mut goal);
+                        e.stats.stored = set.len() as u64;
+                        let path = walk_back(e, &set, start, &goal, recorded);
+                        break 'search path.map_or(Ending::Exhausted, Ending::Found);
+                    }
+                    Some(Insert::New) => next.push(batch.key(i)),
+                    Some(Insert::Present { .. }) => {}
+                }
             }
         }
         if next.is_empty() {

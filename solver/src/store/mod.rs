@@ -80,11 +80,32 @@ impl VisitedSet {
             .expect("no memory budget")
     }
 
+    /// Hashes a key and prefetches its slot; pass the hash to
+    /// [`VisitedSet::insert_hashed`].
+    #[inline]
+    pub fn prefetch(&self, key: &[u64]) -> u64 {
+        let h = hash_key(&key[..self.key_words]);
+        self.shards[self.shard_of(h)].prefetch(h);
+        h
+    }
+
     /// Inserts a key unless present, or returns `None` without inserting when
     /// growing a shard for it would take the set above `budget` bytes.
     #[inline]
     pub fn insert_within(&mut self, key: &[u64], payload: u64, budget: u64) -> Option<Insert> {
         let h = hash_key(&key[..self.key_words]);
+        self.insert_hashed(key, h, payload, budget)
+    }
+
+    /// [`VisitedSet::insert_within`] with the key's hash already known.
+    #[inline]
+    pub fn insert_hashed(
+        &mut self,
+        key: &[u64],
+        h: u64,
+        payload: u64,
+        budget: u64,
+    ) -> Option<Insert> {
         let shard = self.shard_of(h);
         let table = &mut self.shards[shard];
         if !table.will_grow() {

@@ -189,8 +189,72 @@ impl KeyTable {
         (hash as usize) & (self.capacity - 1)
     }
 
+    /// Asks the processor to start loading the slot where `hash` lands, so
+    /// that a batch of insertions overlaps its cache misses.
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let offset = self.home(hash) * self.slot_bytes;
+            let ptr = self.data[offset..].as_ptr() as *const i8;
+            // SAFETY: prefetching is a hint that cannot fault; `ptr` points into `data`.
+            unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
+    /// True when a slot fits one 64-bit word (the common case).
+    #[inline]
+    fn narrow(&self) -> bool {
+        self.slot_bytes <= 8
+    }
+
+    /// The word at a narrow slot (bytes beyond the slot masked off).
+    #[inline]
+    fn load_narrow(&self, slot: usize) -> u64 {
+        let off = slot * self.slot_bytes;
+        let w = u64::from_le_bytes(self.data[off..off + 8].try_into().expect("8 bytes"));
+        if self.slot_bytes == 8 {
+            w
+        } else {
+            w & ((1u64 << (8 * self.slot_bytes)) - 1)
+        }
+    }
+
+    #[inline]
+    fn store_narrow(&mut self, slot: usize, value: u64) {
+        let off = slot * self.slot_bytes;
+        let sb = self.slot_bytes;
+        self.data[off..off + sb].copy_from_slice(&value.to_le_bytes()[..sb]);
+    }
+
+    /// Probes a narrow table: `Ok(slot, payload)` when found, `Err(slot)` at the empty slot.
+    #[inline]
+    fn probe_narrow(&self, key: u64, hash: u64) -> Result<(usize, u64), usize> {
+        let kb = self.key_bits;
+        let key_mask = (1u64 << kb) - 1;
+        let empty = self.empty_payload();
+        let mut slot = self.home(hash);
+        loop {
+            let w = self.load_narrow(slot);
+            // Bits above the payload pad the slot to whole bytes: mask them off.
+            let p = (w >> kb) & empty;
+            if p == empty {
+                return Err(slot);
+            }
+            if w & key_mask == key & key_mask {
+                return Ok((slot, p));
+            }
+            slot = (slot + 1) & (self.capacity - 1);
+        }
+    }
+
     /// Looks a key up: its slot and payload.
     pub fn find(&self, key: &[u64], hash: u64) -> Option<(usize, u64)> {
+        if self.narrow() {
+            return self.probe_narrow(key[0], hash).ok();
+        }
         let words = self.slot_bytes.div_ceil(8);
         let mut v = [0u64; MAX_WORDS];
         let mut slot = self.home(hash);
@@ -212,6 +276,17 @@ impl KeyTable {
         debug_assert!(payload <= self.max_payload());
         if self.will_grow() {
             self.grow();
+        }
+        if self.narrow() {
+            return match self.probe_narrow(key[0], hash) {
+                Ok((slot, payload)) => Insert::Present { slot, payload },
+                Err(slot) => {
+                    let key_mask = (1u64 << self.key_bits) - 1;
+                    self.store_narrow(slot, (key[0] & key_mask) | (payload << self.key_bits));
+                    self.len += 1;
+                    Insert::New
+                }
+            };
         }
         let words = self.slot_bytes.div_ceil(8);
         let mut v = [0u64; MAX_WORDS];
