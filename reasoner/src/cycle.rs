@@ -296,9 +296,9 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
     let sha256 = casebase::sha256_file(puzzle)?;
     let mut cb = casebase::load_or_new(path)?;
     let outcome = Outcome {
-        steps: winner.steps,
-        moves: winner.moves,
-        positions_examined: winner.positions_examined,
+        steps: winner.result.steps,
+        moves: winner.result.moves,
+        positions_examined: winner.result.positions_examined,
         found_by,
         found_at: Some(casebase::schema::utc_now()),
     };
@@ -312,7 +312,10 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
         .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
     let retained = match existing {
         Some(case) => {
-            let better = match (winner.positions_examined, case.outcome.positions_examined) {
+            let better = match (
+                winner.result.positions_examined,
+                case.outcome.positions_examined,
+            ) {
                 (Some(new), Some(old)) => new < old,
                 (Some(_), None) => true,
                 _ => false,

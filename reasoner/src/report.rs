@@ -11,7 +11,7 @@ use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, RunStatus};
 use crate::similarity::Ranked;
 
-/// One solver run as reported.
+/// One solver run as reported: the plan's side and the solver's.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttemptRecord {
     /// 1-based, in plan order.
@@ -24,15 +24,10 @@ pub struct AttemptRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<usize>,
     pub params: ParamSet,
-    pub status: RunStatus,
-    pub steps: Option<u64>,
-    pub moves: Option<u64>,
-    pub positions_examined: Option<u64>,
-    pub best_distance: Option<u32>,
-    pub best_distance_positions: Option<u64>,
-    pub elapsed_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    /// `status`, `steps`, `moves`, `positions_examined`, `best_distance`,
+    /// `best_distance_positions`, `elapsed_ms`, `error`.
+    #[serde(flatten)]
+    pub result: AttemptResult,
 }
 
 impl AttemptRecord {
@@ -43,14 +38,7 @@ impl AttemptRecord {
             case: p.case.clone(),
             from: p.from,
             params: p.params.clone(),
-            status: r.status,
-            steps: r.steps,
-            moves: r.moves,
-            positions_examined: r.positions_examined,
-            best_distance: r.best_distance,
-            best_distance_positions: r.best_distance_positions,
-            elapsed_ms: r.elapsed_ms,
-            error: r.error.clone(),
+            result: r.clone(),
         }
     }
 }
@@ -119,13 +107,13 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
     let rows: Vec<[String; 7]> = attempts
         .iter()
         .map(|a| {
-            let best = match (a.best_distance, a.best_distance_positions) {
+            let best = match (a.result.best_distance, a.result.best_distance_positions) {
                 (Some(d), Some(at)) => format!("{d} @ {at}"),
                 (Some(d), None) => d.to_string(),
                 _ => "-".to_string(),
             };
-            let mut outcome = a.status.name().to_string();
-            if let Some(s) = a.steps {
+            let mut outcome = a.result.status.name().to_string();
+            if let Some(s) = a.result.steps {
                 outcome.push_str(&format!(" ({s} steps)"));
             }
             [
@@ -133,9 +121,9 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
                 a.phase.name().to_string(),
                 a.params.to_string(),
                 outcome,
-                opt(a.positions_examined),
+                opt(a.result.positions_examined),
                 best,
-                duration(a.elapsed_ms),
+                duration(a.result.elapsed_ms),
             ]
         })
         .collect();
@@ -172,12 +160,12 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
     for r in &rows {
         line(&mut out, r.iter().map(String::as_str).collect());
     }
-    for a in attempts.iter().filter(|a| a.error.is_some()) {
+    for a in attempts.iter().filter(|a| a.result.error.is_some()) {
         let _ = writeln!(
             out,
             "attempt {} failed: {}",
             a.index,
-            a.error.as_deref().unwrap_or("")
+            a.result.error.as_deref().unwrap_or("")
         );
     }
     out

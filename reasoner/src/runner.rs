@@ -48,7 +48,7 @@ impl RunStatus {
 }
 
 /// What the reasoner learnt from one solver run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttemptResult {
     pub status: RunStatus,
     pub steps: Option<u64>,
@@ -59,8 +59,11 @@ pub struct AttemptResult {
     pub best_distance_positions: Option<u64>,
     /// Wall-clock time of the run as the reasoner measured it.
     pub elapsed_ms: u64,
+    /// Reported once, for the whole cycle, not per attempt.
+    #[serde(skip)]
     pub solution: Option<Vec<String>>,
     /// Why a failed run failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 

@@ -5,37 +5,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-/// A scratch folder removed at the end of the test.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "reasoner-e2e-{tag}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod reasoner_common;
+use reasoner_common::{attempts, json_of, s, Scratch};
 
 /// Writes a stand-in solver. Modes:
 /// - `threshold`: solved iff `--space-value` >= 14; a lower cutoff gives
@@ -162,35 +137,11 @@ fn reasoner(args: &[&str]) -> Output {
         .unwrap()
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-/// Attempts without their timings: what must not depend on timing.
-fn attempts(report: &Value) -> Vec<Value> {
-    report["attempts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| {
-            let mut a = a.clone();
-            a.as_object_mut().unwrap().remove("elapsed_ms");
-            a
-        })
-        .collect()
-}
-
 const QUERY: Feat = [20.0, 20.0, 3.0, 1.0, 2.0, 2.0, 20.0];
+/// A puzzle unlike QUERY, for the retain tests.
+const FRESH: Feat = [12.0, 10.0, 2.7, 0.9, 1.5, 3.0, 30.0];
+/// Parameters the `threshold` stand-in solves with.
+const SOLVING: &str = "algorithm = \"bfs\"\nspace_value = 16";
 
 /// The thesis's similarity (§7.2.2) written out for point features.
 fn by_hand(q: Feat, c: Feat) -> f64 {
@@ -590,11 +541,11 @@ fn list_cases(cb: &Path) -> Vec<String> {
 fn retain_adds_a_case_that_is_then_ranked_first() {
     let dir = Scratch::new("retain");
     let solver = standin(&dir, "threshold");
-    let p = puzzle(&dir, "fresh", [12.0, 10.0, 2.7, 0.9, 1.5, 3.0, 30.0]);
+    let p = puzzle(&dir, "fresh", FRESH);
     let cb = write_casebase(
         &dir,
         &[
-            case_toml("other", QUERY, "algorithm = \"bfs\"\nspace_value = 16"),
+            case_toml("other", QUERY, SOLVING),
             case_toml(
                 "another",
                 [20.0, 20.0, 3.0, 1.0, 2.0, 4.0, 30.0],
@@ -680,15 +631,8 @@ fn temporaries(dir: &Scratch) -> Vec<String> {
 fn killing_the_reasoner_during_retain_leaves_a_case_base_that_loads() {
     let dir = Scratch::new("kill-retain");
     let solver = standin(&dir, "threshold");
-    let p = puzzle(&dir, "fresh", [12.0, 10.0, 2.7, 0.9, 1.5, 3.0, 30.0]);
-    let cb = write_casebase(
-        &dir,
-        &[case_toml(
-            "other",
-            QUERY,
-            "algorithm = \"bfs\"\nspace_value = 16",
-        )],
-    );
+    let p = puzzle(&dir, "fresh", FRESH);
+    let cb = write_casebase(&dir, &[case_toml("other", QUERY, SOLVING)]);
     let old = std::fs::read(&cb).unwrap();
     let start = |pause_ms: Option<u64>| {
         let mut cmd = Command::new(end_to_end::reasoner_bin());
