@@ -7,7 +7,7 @@
 //! | parameter     | values                                   | solver flag       |
 //! |---------------|------------------------------------------|-------------------|
 //! | `algorithm`   | `bfs`, `astar` (cases may also say `ida`, `bidir`) | `--algorithm` |
-//! | `heuristic`   | `h0`, `h1`, `h2` (cases may also say `manhattan`)  | `--heuristic` |
+//! | `heuristic`   | `h0`, `h1`, `h2`, `manhattan`            | `--heuristic`     |
 //! | `weight`      | real, at least 1 (`f = g + weight * h`)  | `--weight`        |
 //! | `h2`          | three reals `[A, B, C]`, at least 0      | `--h2 A,B,C`      |
 //! | `space_value` | integer cutoff, or absent for off        | `--space-value`   |
@@ -15,7 +15,9 @@
 //! | `metric`      | `steps`, `moves` (never changed by the search) | `--metric`  |
 //!
 //! The thesis drops IDA*, "master never away", subgoals and locked blocks from
-//! the meta-level (§5.5); so does this parameter space. A parameter set is kept
+//! the meta-level (§5.5); so does this parameter space. Beyond the thesis's
+//! h0/h1/h2 it includes the solver's `manhattan` heuristic (all goal blocks'
+//! Manhattan distances plus linear conflict), which sliding-tile puzzles need. A parameter set is kept
 //! in [normal form](ParamSet::normalized): an uninformed algorithm carries
 //! the default heuristic settings, and `h2` weights are only kept with `h2`.
 //!
@@ -82,6 +84,14 @@ pub enum Heuristic {
 }
 
 impl Heuristic {
+    /// Every heuristic the proximity search may switch to.
+    pub const ALL: [Heuristic; 4] = [
+        Heuristic::H0,
+        Heuristic::H1,
+        Heuristic::H2,
+        Heuristic::Manhattan,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Heuristic::H0 => "h0",

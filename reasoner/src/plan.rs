@@ -292,7 +292,7 @@ impl Planner {
                 };
             }
             Op::Heuristic => {
-                let others: Vec<Heuristic> = [Heuristic::H0, Heuristic::H1, Heuristic::H2]
+                let others: Vec<Heuristic> = Heuristic::ALL
                     .into_iter()
                     .filter(|h| *h != p.heuristic)
                     .collect();
