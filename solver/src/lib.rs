@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod encoding;
+pub mod features;
 pub mod formats;
 pub mod geometry;
 pub mod heuristics;
