@@ -8,6 +8,7 @@ use crate::formats::{self, Format, ImportOptions};
 use crate::model::Puzzle;
 
 pub mod count;
+pub mod features;
 pub mod import;
 pub mod search_args;
 pub mod show;
@@ -34,6 +35,8 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Replay a solution independently of the search (exit 0 valid, 1 invalid, 2 bad input).
     Verify(verify::VerifyArgs),
+    /// Extract the case-based reasoner's features (exit 0 success, 2 bad input; nothing on stdout on failure).
+    Features(features::FeaturesArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -88,6 +91,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Count(args) => count::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Features(args) => features::run(&args),
     }
 }
 
