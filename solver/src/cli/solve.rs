@@ -43,7 +43,18 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         };
         let out = search::solve(puzzle, &params, &limits, options)
             .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;
-        // VERIFY-HOOK: replay with crate::verify once the verifier lands.
+        // Every solution is replayed by the independent verifier before it is reported.
+        if let Some(lines) = &out.solution {
+            match crate::verify::replay(puzzle, lines) {
+                Ok(replay) if replay.solved => {}
+                Ok(_) => return Err(internal_error("the solution found does not reach the goal")),
+                Err(e) => {
+                    return Err(internal_error(&format!(
+                        "the solution found does not replay: {e}"
+                    )))
+                }
+            }
+        }
         let mut report = SolveReport {
             puzzle: args.input.puzzle.clone(),
             name: puzzle.name.clone(),
@@ -92,6 +103,14 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         code = code.max(out.status.exit_code());
     }
     Ok(code)
+}
+
+/// A bug in the solver itself: exit code 3, with a request to report it.
+fn internal_error(what: &str) -> Failure {
+    Failure {
+        message: format!("internal error: {what}; please report this with the puzzle file"),
+        code: 3,
+    }
 }
 
 fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) {
