@@ -1,0 +1,241 @@
+//! End-to-end tests of the `reasoner` binary driving the real `solver`
+//! (`solver features` and `solver solve`) on the puzzles under `puzzles/`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod reasoner_common;
+use reasoner_common::{attempts, json_of, s, Scratch};
+
+fn puzzle(rel: &str) -> String {
+    end_to_end::workspace_root()
+        .join(rel)
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+fn reasoner(args: &[&str]) -> Output {
+    let solver = end_to_end::solver_bin();
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--solver", solver.to_str().unwrap()]);
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args(&all)
+        .output()
+        .unwrap();
+    out
+}
+
+/// A case base with one case for `puzzle`: its real features (from
+/// `solver features`) and the given TOML parameter lines.
+fn casebase_for(dir: &Scratch, puzzle: &str, name: &str, params: &str) -> PathBuf {
+    let out = Command::new(end_to_end::solver_bin())
+        .args(["features", puzzle, "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut text = format!("version = 1\n\n[[case]]\nname = \"{name}\"\n[case.features]\n");
+    for (k, v) in report["features"].as_object().unwrap() {
+        if k == "search_space_size" {
+            continue;
+        }
+        text.push_str(&format!(
+            "{k} = [{:?}, {:?}]\n",
+            v[0].as_f64().unwrap(),
+            v[1].as_f64().unwrap()
+        ));
+    }
+    let l = &report["search_space_log10"];
+    text.push_str(&format!(
+        "search_space_log10 = [{:?}, {:?}]\n[case.params]\n{params}\n[case.outcome]\nfound_by = \"hand-tuned\"\n",
+        l[0].as_f64().unwrap(),
+        l[1].as_f64().unwrap()
+    ));
+    let path = dir.path("cb.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn classic_klotski_is_solved_retained_and_then_reused() {
+    let dir = Scratch::new("classic");
+    let classic = puzzle("puzzles/klotski/classic.txt");
+    let cb = dir.path("cb.toml");
+    // No case base yet: the thesis's general settings stand in; BFS solves it.
+    let out = reasoner(&[
+        "solve",
+        &classic,
+        "--casebase",
+        s(&cb),
+        "--retain",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["steps"], 116);
+    assert_eq!(v["attempts"][0]["case"], "standard: BFS");
+    assert_eq!(v["retained"]["action"], "added");
+    let name = v["retained"]["case"].as_str().unwrap().to_string();
+
+    // The solution replays in the independent verifier.
+    let moves: Vec<&str> = v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(!moves.is_empty());
+    let file = dir.path("solution.txt");
+    std::fs::write(&file, moves.join("\n") + "\n").unwrap();
+    let verify = Command::new(end_to_end::solver_bin())
+        .args(["verify", &classic, s(&file)])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&verify.stdout),
+        String::from_utf8_lossy(&verify.stderr)
+    );
+
+    // The new case is ranked first for the same puzzle, at distance 0.
+    let r = json_of(&reasoner(&[
+        "retrieve",
+        &classic,
+        "--casebase",
+        s(&cb),
+        "--json",
+    ]));
+    assert_eq!(r["cases"][0]["name"].as_str(), Some(name.as_str()));
+    assert_eq!(r["cases"][0]["similarity"], 0.0);
+
+    // Solving again reuses it: one attempt, and the case stays as it is.
+    let v = json_of(&reasoner(&[
+        "solve",
+        &classic,
+        "--casebase",
+        s(&cb),
+        "--json",
+        "--retain",
+    ]));
+    assert_eq!(v["status"], "solved");
+    let all = v["attempts"].as_array().unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0]["phase"], "reuse");
+    assert_eq!(all[0]["case"].as_str(), Some(name.as_str()));
+    assert_eq!(v["retained"]["action"], "kept");
+}
+
+#[test]
+fn a_cutoff_too_low_in_the_case_is_raised_by_the_proximity_search() {
+    // Classic Klotski has no solution with a space-value cutoff of 1 or 2
+    // (the two spaces must come apart), and one from 3 on.
+    let dir = Scratch::new("cutoff");
+    let classic = puzzle("puzzles/klotski/classic.txt");
+    let cb = casebase_for(
+        &dir,
+        &classic,
+        "too tight",
+        "algorithm = \"bfs\"\nspace_value = 1",
+    );
+    let out = reasoner(&[
+        "solve",
+        &classic,
+        "--casebase",
+        s(&cb),
+        "--json",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    let all = v["attempts"].as_array().unwrap();
+    assert_eq!(all[0]["status"], "no_solution");
+    assert_eq!(all[0]["params"]["space_value"], 1);
+    let last = all.last().unwrap();
+    assert_eq!(last["status"], "solved");
+    assert_eq!(last["phase"], "proximity");
+    if let Some(sv) = last["params"]["space_value"].as_u64() {
+        assert!(sv >= 3, "{last}");
+    }
+    for a in &all[1..] {
+        if let Some(sv) = a["params"]["space_value"].as_u64() {
+            assert!(sv >= 2, "a cutoff below the bound was tried: {a}");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_real_attempts() {
+    let dir = Scratch::new("seed");
+    let classic = puzzle("puzzles/klotski/classic.txt");
+    let cb = casebase_for(&dir, &classic, "bfs", "algorithm = \"bfs\"");
+    let run = |seed: &str, jobs: &str| {
+        let out = reasoner(&[
+            "solve",
+            &classic,
+            "--casebase",
+            s(&cb),
+            "--json",
+            "--seed",
+            seed,
+            "--jobs",
+            jobs,
+            "--position-limit",
+            "300",
+            "--attempts",
+            "10",
+            "--no-final",
+        ]);
+        json_of(&out)
+    };
+    let a = run("11", "1");
+    let b = run("11", "2");
+    let c = run("12", "2");
+    assert_eq!(attempts(&a), attempts(&b));
+    assert_ne!(attempts(&a), attempts(&c));
+    assert!(a["attempts"][0]["positions_examined"].as_u64().unwrap() >= 300);
+}
+
+#[test]
+fn other_kinds_of_puzzle_are_solved_from_the_general_settings() {
+    for (rel, steps) in [
+        ("puzzles/rushhour/rush_10.txt", None),
+        ("puzzles/klotski/pennant.txt", Some(89)),
+    ] {
+        let dir = Scratch::new("kinds");
+        let cb = dir.path("cb.toml");
+        let p = puzzle(rel);
+        let out = reasoner(&["solve", &p, "--casebase", s(&cb), "--json", "--retain"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{rel}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json_of(&out);
+        assert_eq!(v["status"], "solved", "{rel}");
+        if let Some(n) = steps {
+            assert_eq!(v["steps"], n, "{rel}");
+        }
+        assert_eq!(v["retained"]["action"], "added");
+    }
+}
