@@ -1,0 +1,360 @@
+//! End-to-end tests of `solver solve` and `solver count`: solution lengths
+//! against published optima, exhaustive counts, options that change the
+//! search as documented, limits, and every printed solution replayed by
+//! `solver verify`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use end_to_end::{dev_puzzles, solver_bin, workspace_root};
+use serde_json::Value;
+
+fn solver(args: &[&str]) -> Output {
+    Command::new(solver_bin())
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("solver runs")
+}
+
+/// Runs `solver` and parses every JSON line it printed.
+fn json_lines(args: &[&str]) -> (i32, Vec<Value>) {
+    let out = solver(args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or_else(|e| {
+                panic!(
+                    "bad JSON {l:?}: {e}\nstderr: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            })
+        })
+        .collect();
+    (out.status.code().unwrap_or(-1), rows)
+}
+
+fn one(args: &[&str]) -> (i32, Value) {
+    let (code, mut rows) = json_lines(args);
+    assert_eq!(rows.len(), 1, "one JSON object expected for {args:?}");
+    (code, rows.remove(0))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("search-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Solves with `--solution`, checks the length, and replays the file in `solver verify`.
+fn solve_and_verify(puzzle: &str, extra: &[&str], field: &str, expected: u64) -> Value {
+    let file = temp(&format!(
+        "{}-{field}-{}.sol",
+        puzzle.replace('/', "_"),
+        extra.join("_")
+    ));
+    let file_s = file.to_str().unwrap();
+    let mut args = vec!["solve", puzzle, "--json", "--quiet", "--solution", file_s];
+    args.extend_from_slice(extra);
+    let (code, r) = one(&args);
+    assert_eq!(code, 0, "{puzzle} {extra:?}: {r}");
+    assert_eq!(r["status"], "solved");
+    assert_eq!(r[field].as_u64(), Some(expected), "{puzzle} {extra:?}: {r}");
+    let v = solver(&["verify", puzzle, file_s, "--json"]);
+    assert!(
+        v.status.success(),
+        "verify rejected the solution of {puzzle}: {}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+    let replay: Value = serde_json::from_slice(&v.stdout).expect("verify --json");
+    assert_eq!(
+        replay["steps"], r["steps"],
+        "verifier and solver disagree on steps"
+    );
+    r
+}
+
+#[test]
+fn classic_klotski_116_steps_and_81_moves() {
+    solve_and_verify("puzzles/klotski/classic.txt", &[], "steps", 116);
+    solve_and_verify(
+        "puzzles/klotski/classic.txt",
+        &["--metric", "moves"],
+        "moves",
+        81,
+    );
+}
+
+#[test]
+fn classic_klotski_has_25955_reachable_positions() {
+    let (code, r) = one(&["count", "puzzles/klotski/classic.txt", "--json", "--quiet"]);
+    assert_eq!(code, 0);
+    assert_eq!(r["complete"], true);
+    assert_eq!(r["positions"], 25955);
+}
+
+#[test]
+fn gnome_levels_with_exit_doors_reach_their_optima() {
+    solve_and_verify("puzzles/klotski/red_donkey.txt", &[], "steps", 121);
+    solve_and_verify(
+        "puzzles/klotski/red_donkey.txt",
+        &["--metric", "moves"],
+        "moves",
+        81,
+    );
+    solve_and_verify("puzzles/klotski/pennant.txt", &[], "steps", 89);
+    solve_and_verify(
+        "puzzles/klotski/pennant.txt",
+        &["--metric", "moves"],
+        "moves",
+        59,
+    );
+}
+
+#[test]
+fn eight_puzzle_space_and_a_hardest_position() {
+    let (_, r) = one(&[
+        "count",
+        "puzzles/tiles/eight_hardest_a.txt",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(r["positions"], 181440);
+    for algorithm in ["bfs", "bidir"] {
+        solve_and_verify(
+            "puzzles/tiles/eight_hardest_a.txt",
+            &["--algorithm", algorithm],
+            "steps",
+            31,
+        );
+    }
+    solve_and_verify(
+        "puzzles/tiles/eight_hardest_a.txt",
+        &["--algorithm", "ida", "--heuristic", "manhattan"],
+        "steps",
+        31,
+    );
+    solve_and_verify(
+        "puzzles/tiles/eight_hardest_a.txt",
+        &["--algorithm", "astar", "--heuristic", "manhattan"],
+        "steps",
+        31,
+    );
+}
+
+#[test]
+fn every_rush_hour_dev_line_in_its_optimal_move_count() {
+    let Some(dev) = dev_puzzles() else { return };
+    let file = dev.join("rushhour_dev.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let optima: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    let sol = temp("rush.sol");
+    let (code, rows) = json_lines(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--from",
+        "rush",
+        "--metric",
+        "moves",
+        "--json",
+        "--solution",
+        sol.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(rows.len(), optima.len());
+    for (k, (r, &opt)) in rows.iter().zip(&optima).enumerate() {
+        assert_eq!(r["moves"].as_u64(), Some(opt), "line {}: {r}", k + 1);
+    }
+    // Replay a spread of the written solutions in the verifier.
+    for k in [1usize, 20, 50, rows.len()] {
+        let v = solver(&[
+            "verify",
+            file.to_str().unwrap(),
+            &format!("{}.{k}", sol.display()),
+            "--from",
+            "rush",
+            "--index",
+            &k.to_string(),
+        ]);
+        assert!(
+            v.status.success(),
+            "line {k}: {}",
+            String::from_utf8_lossy(&v.stdout)
+        );
+    }
+}
+
+#[test]
+fn korf_instances_solved_optimally_by_ida() {
+    let Some(dev) = dev_puzzles() else { return };
+    let file = dev.join("korf_first10.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let optima: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    let (code, rows) = json_lines(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--from",
+        "tiles",
+        "--algorithm",
+        "ida",
+        "--heuristic",
+        "manhattan",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(rows.len(), optima.len());
+    for (k, (r, &opt)) in rows.iter().zip(&optima).enumerate() {
+        assert_eq!(
+            r["steps"].as_u64(),
+            Some(opt),
+            "Korf instance {}: {r}",
+            k + 1
+        );
+    }
+}
+
+#[test]
+fn space_value_below_the_threshold_proves_no_solution() {
+    // Classic Klotski's threshold is 3: with 2 the space is exhausted.
+    let (code, r) = one(&[
+        "solve",
+        "puzzles/klotski/classic.txt",
+        "--space-value",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(r["status"], "no_solution");
+    assert_eq!(r["params"]["space_value"], 2);
+    let solved = solve_and_verify(
+        "puzzles/klotski/classic.txt",
+        &["--space-value", "3"],
+        "steps",
+        118,
+    );
+    let plain = solve_and_verify("puzzles/klotski/classic.txt", &[], "steps", 116);
+    assert!(solved["positions_examined"].as_u64() < plain["positions_examined"].as_u64());
+}
+
+#[test]
+fn resting_block_pruning_and_weights_reduce_the_work() {
+    // Thesis §3.2.1: resting-block pruning works best with moves.
+    let examined = |extra: &[&str]| {
+        let mut args = vec!["solve", "puzzles/klotski/century.txt", "--json", "--quiet"];
+        args.extend_from_slice(extra);
+        let (code, r) = one(&args);
+        assert_eq!(code, 0, "{r}");
+        r["positions_examined"].as_u64().unwrap()
+    };
+    let off = examined(&["--metric", "moves"]);
+    let relaxed = examined(&["--metric", "moves", "--resting", "relaxed"]);
+    let strict = examined(&["--metric", "moves", "--resting", "strict"]);
+    assert!(
+        strict < relaxed && relaxed < off,
+        "off {off}, relaxed {relaxed}, strict {strict}"
+    );
+    let bfs = examined(&[]);
+    let weighted = examined(&[
+        "--algorithm",
+        "astar",
+        "--heuristic",
+        "h2",
+        "--h2",
+        "6,16,2",
+        "--weight",
+        "3",
+    ]);
+    assert!(weighted < bfs, "A* h2 weight 3 {weighted} vs BFS {bfs}");
+}
+
+#[test]
+fn unsolvable_twin_is_proved_and_subgoals_are_chained() {
+    let (code, r) = one(&["solve", "puzzles/special/twin_unsolvable.txt", "--json"]);
+    assert_eq!((code, r["status"].as_str()), (1, Some("no_solution")));
+    let r = solve_and_verify(
+        "puzzles/special/klotski_there_and_back.txt",
+        &[],
+        "goals_reached",
+        2,
+    );
+    assert_eq!(r["goals_total"], 2);
+}
+
+#[test]
+fn max_memory_stops_the_search_cleanly() {
+    let (code, r) = one(&[
+        "count",
+        "puzzles/bench/bench_1e7.txt",
+        "--max-memory",
+        "16M",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(r["limit"], "max_memory");
+    let peak = r["peak_memory_bytes"].as_u64().unwrap();
+    assert!(
+        peak <= 16 * 1024 * 1024 * 11 / 10,
+        "peak {peak} more than 10% over the limit"
+    );
+    let (code, r) = one(&[
+        "solve",
+        "puzzles/klotski/century.txt",
+        "--max-positions",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!((code, r["status"].as_str()), (1, Some("limit_reached")));
+    assert!(r["best_distance"].as_u64() <= r["start_distance"].as_u64());
+}
+
+#[test]
+fn all_encodings_agree_on_counts_and_lengths() {
+    for puzzle in [
+        "puzzles/klotski/classic.txt",
+        "puzzles/tiles/eight_hardest_a.txt",
+        "puzzles/rushhour/rush_30.txt",
+    ] {
+        let mut seen = Vec::new();
+        for encoding in ["rank", "packed", "auto"] {
+            let (_, c) = one(&["count", puzzle, "--encoding", encoding, "--json", "--quiet"]);
+            let (_, s) = one(&["solve", puzzle, "--encoding", encoding, "--json", "--quiet"]);
+            seen.push((c["positions"].clone(), s["steps"].clone()));
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "{puzzle}: {seen:?}");
+    }
+}
+
+#[test]
+fn bad_search_options_exit_2() {
+    for args in [
+        vec!["solve", "puzzles/klotski/classic.txt", "--lock", "Z"],
+        vec!["solve", "puzzles/klotski/classic.txt", "--h2", "1,2"],
+        vec![
+            "solve",
+            "puzzles/klotski/classic.txt",
+            "--max-memory",
+            "lots",
+        ],
+        vec![
+            "solve",
+            "puzzles/klotski/classic.txt",
+            "--algorithm",
+            "bidir",
+        ],
+    ] {
+        let out = solver(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        assert!(!out.stderr.is_empty());
+    }
+}
