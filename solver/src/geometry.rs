@@ -149,15 +149,13 @@ impl Geometry {
     /// pairs of spaces. Computed from row and column histograms in linear time.
     pub fn space_value(&self, state: &State) -> u64 {
         // Spaces come in row-major order, so rows are already sorted.
-        let mut n = 0i64;
         let mut row_sum = 0i64;
         let mut row_part = 0i64;
         let mut col_count = [0i64; crate::model::MAX_SIDE];
-        for c in self.spaces(state) {
+        for (n, c) in self.spaces(state).enumerate() {
             let r = self.row[c] as i64;
-            row_part += r * n - row_sum;
+            row_part += r * n as i64 - row_sum;
             row_sum += r;
-            n += 1;
             col_count[self.col[c] as usize] += 1;
         }
         let mut col_part = 0i64;

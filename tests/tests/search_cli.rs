@@ -318,7 +318,7 @@ fn max_memory_stops_the_search_cleanly() {
 }
 
 #[test]
-fn all_encodings_agree_on_counts_and_lengths() {
+fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
     for puzzle in [
         "puzzles/klotski/classic.txt",
         "puzzles/tiles/eight_hardest_a.txt",
@@ -328,6 +328,11 @@ fn all_encodings_agree_on_counts_and_lengths() {
         for encoding in ["rank", "packed", "auto"] {
             let (_, c) = one(&["count", puzzle, "--encoding", encoding, "--json", "--quiet"]);
             let (_, s) = one(&["solve", puzzle, "--encoding", encoding, "--json", "--quiet"]);
+            seen.push((c["positions"].clone(), s["steps"].clone()));
+        }
+        for threads in ["2", "3"] {
+            let (_, c) = one(&["count", puzzle, "--threads", threads, "--json", "--quiet"]);
+            let (_, s) = one(&["solve", puzzle, "--threads", threads, "--json", "--quiet"]);
             seen.push((c["positions"].clone(), s["steps"].clone()));
         }
         assert!(seen.windows(2).all(|w| w[0] == w[1]), "{puzzle}: {seen:?}");

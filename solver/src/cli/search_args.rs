@@ -109,7 +109,7 @@ impl SearchArgs {
 impl LimitArgs {
     pub fn limits(&self) -> Result<Limits, Failure> {
         let max_memory = self.max_memory.as_deref().map(parse_bytes).transpose()?;
-        if self.time_limit.is_some_and(|t| !(t >= 0.0)) {
+        if self.time_limit.is_some_and(|t| t.is_nan() || t < 0.0) {
             return Err(Failure::input(
                 "--time-limit must be a number of seconds, at least 0",
             ));

@@ -19,7 +19,7 @@ use crate::encoding::{PackedEncoding, PositionEncoding, RankEncoding};
 use crate::model::{CellKind, Puzzle};
 use crate::moves::{MoveGenerator, State};
 use crate::params::{EncodingKind, Limits, Metric, SearchParams};
-use crate::search::{count, Limit, Progress};
+use crate::search::{count, Progress};
 use crate::store::MAX_WORDS;
 
 /// The budgets of one extraction.
@@ -263,23 +263,17 @@ pub fn explore(
         encoding,
         ..SearchParams::default()
     };
-    // One position more than allowed: the search stops when it examines it,
-    // before generating its successors, so exactly `allowed` positions are
-    // expanded when it is cut off, and a space of `allowed` positions is
-    // still counted in full.
+    // BFS expands exactly `max_positions` positions (successors included), and
+    // a space of exactly `allowed` positions is still counted in full.
     let limits = Limits {
-        max_positions: Some(allowed.saturating_add(1)),
+        max_positions: Some(allowed),
         ..Limits::default()
     };
     let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled()) else {
         return start_only(puzzle, moves, allowed);
     };
     let generated = (c.branching_factor * c.examined as f64).round();
-    let expanded = if c.limit == Some(Limit::Positions) {
-        c.examined.saturating_sub(1)
-    } else {
-        c.examined
-    };
+    let expanded = c.examined;
     Exploration {
         allowed,
         complete: c.complete,

@@ -67,7 +67,7 @@ impl Puzzle {
         for (t, &n) in counts.iter().enumerate() {
             type_starts.push(total);
             total += n;
-            instance_types.extend(std::iter::repeat(t as u16).take(n));
+            instance_types.extend(std::iter::repeat_n(t as u16, n));
         }
         type_starts.push(total);
         let mut puzzle = Puzzle {

@@ -1,39 +1,111 @@
 //! Breadth-first search: optimal in the chosen metric, and exhaustive, so an
-//! empty frontier proves that no solution exists under these settings. Layers
-//! are flat FIFOs of keys; the visited set stores each key with its depth mod
-//! 3 (or the exact depth when prunings make the graph directed), which is all
-//! that reconstructing the solution needs. The successors of a position are
-//! encoded as a batch and their slots prefetched before insertion, so that
-//! the cache misses of the hash table overlap.
+//! empty frontier proves that no solution exists under these settings.
+//!
+//! Layers are flat FIFOs of keys; the visited set stores each key with its
+//! depth mod 3 (or the exact depth when prunings make the graph directed),
+//! which is all that reconstructing the solution needs. A layer is expanded in
+//! chunks of parents: `--threads N` workers each decode, generate and encode
+//! their share of a chunk into a batch of successor keys (the costly part),
+//! then the batches are inserted in worker order, slots prefetched a few keys
+//! ahead. `--max-positions N` expands exactly N positions, successors included. The order of insertion, and so every count and solution, is the
+//! same whatever the number of threads.
 
 use super::path::{walk_back, Recorded};
 use super::{Ending, Engine, Limit};
-use crate::encoding::PositionEncoding;
-use crate::moves::State;
+use crate::encoding::{Encoding, PositionEncoding};
+use crate::geometry::Geometry;
+use crate::moves::{Move, MoveGenerator, State};
+use crate::pruning::{self, Prunings};
 use crate::store::{Insert, KeyQueue, VisitedSet};
 
-/// The successors of one position, encoded, waiting for insertion.
+/// Parents expanded between two checks of the limits.
+const CHUNK: usize = 4096;
+/// How far ahead of the insertion the slots are prefetched.
+const PREFETCH_AHEAD: usize = 8;
+
+/// The successors of a run of parents, encoded, waiting for insertion.
+#[derive(Default)]
 struct Batch {
-    words: usize,
     keys: Vec<u64>,
     hashes: Vec<u64>,
     goal: Vec<bool>,
+    examined: u64,
+    generated: u64,
+    /// Smallest goal distance among the parents and its 1-based index.
+    best: Option<(u32, u64)>,
 }
 
-impl Batch {
-    fn clear(&mut self) {
-        self.keys.clear();
-        self.hashes.clear();
-        self.goal.clear();
+/// One thread's copy of what expanding a position needs.
+struct Worker {
+    moves: MoveGenerator,
+    encoding: Encoding,
+    prunings: Prunings,
+    state: State,
+    list: Vec<Move>,
+    key: Vec<u64>,
+    successor: Vec<u64>,
+}
+
+impl Worker {
+    fn new(e: &Engine, start: &State) -> Worker {
+        let words = e.key_words();
+        Worker {
+            moves: e.moves.clone(),
+            encoding: e.encoding.clone(),
+            prunings: pruning::build(&e.params, &e.geometry),
+            state: start.clone(),
+            list: Vec::new(),
+            key: vec![0; words],
+            successor: vec![0; words],
+        }
     }
 
-    fn len(&self) -> usize {
-        self.goal.len()
+    /// Expands the parents in `keys` (byte-packed, `key_bytes` each) into `batch`.
+    fn expand(&mut self, keys: &[u8], key_bytes: usize, ctx: &Context, batch: &mut Batch) {
+        for (k, bytes) in keys.chunks(key_bytes).enumerate() {
+            self.key.fill(0);
+            for (i, chunk) in bytes.chunks(8).enumerate() {
+                let mut w = [0u8; 8];
+                w[..chunk.len()].copy_from_slice(chunk);
+                self.key[i] = u64::from_le_bytes(w);
+            }
+            self.encoding.decode(&self.key, &mut self.state);
+            batch.examined += 1;
+            let d = ctx.geometry.goal_distance(&self.state);
+            if batch.best.is_none_or(|(b, _)| d < b) {
+                batch.best = Some((d, k as u64 + 1));
+            }
+            self.prunings.prepare(&self.moves, &self.state);
+            self.moves.generate(&self.state, &mut self.list);
+            for &m in &self.list {
+                self.moves.apply(&mut self.state, m);
+                if self.prunings.keep(&self.moves, &self.state, m) {
+                    batch.generated += 1;
+                    self.encoding.encode(&self.state, &mut self.successor);
+                    if !ctx
+                        .forbidden
+                        .iter()
+                        .any(|f| f.get(&self.successor).is_some())
+                    {
+                        batch.hashes.push(ctx.set.hash(&self.successor));
+                        batch.keys.extend_from_slice(&self.successor);
+                        batch
+                            .goal
+                            .push(ctx.goal_enabled && ctx.geometry.is_goal(&self.state));
+                    }
+                }
+                self.moves.undo(&mut self.state, m);
+            }
+        }
     }
+}
 
-    fn key(&self, i: usize) -> &[u64] {
-        &self.keys[i * self.words..(i + 1) * self.words]
-    }
+/// Read-only data the workers share.
+struct Context<'a> {
+    geometry: &'a Geometry,
+    forbidden: &'a [VisitedSet],
+    set: &'a VisitedSet,
+    goal_enabled: bool,
 }
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
@@ -46,71 +118,114 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     };
     let mut set = VisitedSet::new(bits, recorded.bits());
     let mut key = vec![0u64; words];
-    let mut successor = vec![0u64; words];
-    let mut state = start.clone();
-    e.encoding.encode(&state, &mut key);
+    e.encoding.encode(start, &mut key);
     set.insert(&key, 0);
     if e.is_goal(start) {
         e.examine(start);
         e.stats.stored = 1;
         return Ending::Found(vec![start.clone()]);
     }
+    let threads = e.params.threads.max(1);
+    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(e, start)).collect();
+    let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
     let mut current = KeyQueue::new(bits);
     let mut next = KeyQueue::new(bits);
     current.push(&key);
     let mut depth = 0u64;
-    let mut moves = Vec::new();
-    let mut batch = Batch {
-        words,
-        keys: Vec::new(),
-        hashes: Vec::new(),
-        goal: Vec::new(),
-    };
     let ending = 'search: loop {
-        while current.pop(&mut key) {
-            e.encoding.decode(&key, &mut state);
-            e.examine(&state);
-            let queues = (current.bytes() + next.bytes()) as u64;
-            if let Some(limit) = e.over_limit(set.bytes() as u64 + queues) {
-                break 'search Ending::Stopped(limit);
+        let (layer, key_bytes) = current.as_bytes();
+        let parents = layer.len() / key_bytes;
+        let mut done = 0;
+        while done < parents {
+            let left = e
+                .limits
+                .max_positions
+                .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
+            if left == 0 {
+                break 'search Ending::Stopped(Limit::Positions);
             }
-            e.prunings.prepare(&e.moves, &state);
-            e.moves.generate(&state, &mut moves);
-            batch.clear();
-            for &m in &moves {
-                e.moves.apply(&mut state, m);
-                if e.prunings.keep(&e.moves, &state, m) {
-                    e.stats.generated += 1;
-                    e.encoding.encode(&state, &mut successor);
-                    if !e.is_forbidden(&successor) {
-                        batch.hashes.push(set.prefetch(&successor));
-                        batch.keys.extend_from_slice(&successor);
-                        batch.goal.push(e.is_goal(&state));
+            let take = CHUNK
+                .min(parents - done)
+                .min(left.min(usize::MAX as u64) as usize);
+            let chunk = &layer[done * key_bytes..(done + take) * key_bytes];
+            let per = take.div_ceil(threads) * key_bytes;
+            let ctx = Context {
+                geometry: &e.geometry,
+                forbidden: e.forbidden,
+                set: &set,
+                goal_enabled: e.goal_enabled,
+            };
+            for b in &mut batches {
+                *b = Batch {
+                    keys: std::mem::take(&mut b.keys),
+                    hashes: std::mem::take(&mut b.hashes),
+                    goal: std::mem::take(&mut b.goal),
+                    ..Batch::default()
+                };
+                b.keys.clear();
+                b.hashes.clear();
+                b.goal.clear();
+            }
+            if threads == 1 {
+                workers[0].expand(chunk, key_bytes, &ctx, &mut batches[0]);
+            } else {
+                std::thread::scope(|scope| {
+                    for ((worker, batch), part) in workers
+                        .iter_mut()
+                        .zip(batches.iter_mut())
+                        .zip(chunk.chunks(per))
+                    {
+                        let ctx = &ctx;
+                        scope.spawn(move || worker.expand(part, key_bytes, ctx, batch));
+                    }
+                });
+            }
+            done += take;
+            // Counters in serial order: worker k's parents follow worker k-1's.
+            for b in &batches {
+                if let Some((d, at)) = b.best {
+                    if d < e.stats.best_distance {
+                        e.stats.best_distance = d;
+                        e.stats.best_distance_positions = e.stats.examined + at;
                     }
                 }
-                e.moves.undo(&mut state, m);
+                e.stats.examined += b.examined;
+                e.stats.generated += b.generated;
             }
-            let budget = e.memory_left(queues);
-            for i in 0..batch.len() {
-                match set.insert_hashed(
-                    batch.key(i),
-                    batch.hashes[i],
-                    recorded.payload(depth + 1),
-                    budget,
-                ) {
-                    None => break 'search Ending::Stopped(Limit::Memory),
-                    Some(Insert::New) if batch.goal[i] => {
-                        let mut goal = state.clone();
-                        e.encoding.decode(batch.key(i), &mut goal);
-                        e.stats.stored = set.len() as u64;
-                        let path = walk_back(e, &set, start, &goal, recorded);
-                        break 'search path.map_or(Ending::Exhausted, Ending::Found);
+            let batch_bytes: usize = batches
+                .iter()
+                .map(|b| b.keys.capacity() * 8 + b.hashes.capacity() * 8)
+                .sum();
+            let held = (current.bytes() + next.bytes() + batch_bytes) as u64;
+            if let Some(limit) = e.over_resources(set.bytes() as u64 + held) {
+                break 'search Ending::Stopped(limit);
+            }
+            let budget = e.memory_left(held);
+            for b in &batches {
+                let n = b.goal.len();
+                for i in 0..n {
+                    if i + PREFETCH_AHEAD < n {
+                        set.prefetch_hashed(b.hashes[i + PREFETCH_AHEAD]);
                     }
-                    Some(Insert::New) => next.push(batch.key(i)),
-                    Some(Insert::Present { .. }) => {}
+                    let k = &b.keys[i * words..(i + 1) * words];
+                    match set.insert_hashed(k, b.hashes[i], recorded.payload(depth + 1), budget) {
+                        None => break 'search Ending::Stopped(Limit::Memory),
+                        Some(Insert::New) if b.goal[i] => {
+                            let mut goal = start.clone();
+                            e.encoding.decode(k, &mut goal);
+                            e.stats.stored = set.len() as u64;
+                            e.stats.peak_memory =
+                                e.stats.peak_memory.max(set.peak_bytes() as u64 + held);
+                            let path = walk_back(e, &set, start, &goal, recorded);
+                            break 'search path.map_or(Ending::Exhausted, Ending::Found);
+                        }
+                        Some(Insert::New) => next.push(k),
+                        Some(Insert::Present { .. }) => {}
+                    }
                 }
             }
         }
+        current.clear();
         if next.is_empty() {
             break Ending::Exhausted;
         }

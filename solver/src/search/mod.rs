@@ -160,7 +160,6 @@ impl<'a> Engine<'a> {
     /// algorithm holds now.
     #[inline]
     pub fn over_limit(&mut self, memory: u64) -> Option<Limit> {
-        self.stats.peak_memory = self.stats.peak_memory.max(memory);
         if self
             .limits
             .max_positions
@@ -168,10 +167,20 @@ impl<'a> Engine<'a> {
         {
             return Some(Limit::Positions);
         }
+        self.over_resources(memory)
+    }
+
+    /// Checks the time and memory limits only (for algorithms that count
+    /// positions against `--max-positions` themselves), and ticks the progress line.
+    #[inline]
+    pub fn over_resources(&mut self, memory: u64) -> Option<Limit> {
+        self.stats.peak_memory = self.stats.peak_memory.max(memory);
         if self.limits.max_memory.is_some_and(|m| memory > m) {
             return Some(Limit::Memory);
         }
-        if self.stats.examined % 1024 == 0 {
+        if self.stats.examined.is_multiple_of(1024)
+            || self.params.algorithm == crate::params::Algorithm::Bfs
+        {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Some(Limit::Time);
             }

@@ -80,6 +80,18 @@ impl VisitedSet {
             .expect("no memory budget")
     }
 
+    /// The hash a key is stored under.
+    #[inline]
+    pub fn hash(&self, key: &[u64]) -> u64 {
+        hash_key(&key[..self.key_words])
+    }
+
+    /// Prefetches the slot of an already hashed key.
+    #[inline]
+    pub fn prefetch_hashed(&self, hash: u64) {
+        self.shards[self.shard_of(hash)].prefetch(hash);
+    }
+
     /// Hashes a key and prefetches its slot; pass the hash to
     /// [`VisitedSet::insert_hashed`].
     #[inline]
