@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::formats::{self, Format, ImportOptions};
 use crate::model::Puzzle;
 
+pub mod bench;
 pub mod count;
 pub mod features;
 pub mod import;
@@ -30,6 +31,8 @@ pub enum Command {
     /// Search for a solution (exit 0 solved, 1 no solution or limit reached, 2 bad input).
     Solve(solve::SolveArgs),
     /// Count every position reachable from the start (exit 0 complete, 1 stopped by a limit).
+    /// Measure positions per second and bytes per position (markdown table).
+    Bench(bench::BenchArgs),
     Count(count::CountArgs),
     /// Convert a puzzle or collection (--from FORMAT) to the native format on stdout.
     Import(import::ImportArgs),
@@ -88,6 +91,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
     match cli.command {
         Command::Show(args) => show::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Bench(args) => bench::run(&args),
         Command::Count(args) => count::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Verify(args) => verify::run(&args),

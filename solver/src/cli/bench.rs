@@ -1,0 +1,114 @@
+//! `solver bench [PUZZLES...]`: exhaustive BFS on each puzzle for every
+//! encoding and thread count, printing positions examined per second and
+//! bytes per stored position as a markdown table (the figures recorded in
+//! `experiments/bench.md`).
+
+use clap::Args;
+
+use super::Failure;
+use crate::formats::{self, ImportOptions};
+use crate::params::{EncodingKind, Limits, SearchParams};
+use crate::search::{count, Progress};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Puzzle files (default: every file in puzzles/bench/).
+    pub puzzles: Vec<String>,
+    /// Thread counts to measure, e.g. `1,2`.
+    #[arg(long, default_value = "1,2", value_name = "N,N")]
+    pub threads: String,
+    /// Encodings to measure.
+    #[arg(long, default_value = "rank,packed", value_name = "E,E")]
+    pub encodings: String,
+    /// Runs per configuration; the fastest is reported.
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
+}
+
+pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
+    let mut files = args.puzzles.clone();
+    if files.is_empty() {
+        let dir = std::fs::read_dir("puzzles/bench").map_err(|e| {
+            Failure::input(format!(
+                "no puzzles given and cannot read puzzles/bench: {e}"
+            ))
+        })?;
+        files = dir
+            .filter_map(|d| d.ok())
+            .map(|d| d.path().display().to_string())
+            .collect();
+        files.sort();
+    }
+    let threads: Vec<usize> = args
+        .threads
+        .split(',')
+        .map(|t| t.trim().parse().ok().filter(|&n| n > 0))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            Failure::input(format!(
+                "--threads: expected numbers like 1,2, got '{}'",
+                args.threads
+            ))
+        })?;
+    let encodings: Vec<EncodingKind> = args
+        .encodings
+        .split(',')
+        .map(|e| match e.trim() {
+            "rank" => Ok(EncodingKind::Rank),
+            "packed" => Ok(EncodingKind::Packed),
+            "auto" => Ok(EncodingKind::Auto),
+            other => Err(Failure::input(format!(
+                "--encodings: unknown encoding '{other}' (rank, packed, auto)"
+            ))),
+        })
+        .collect::<Result<_, _>>()?;
+    println!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for file in &files {
+        let puzzles = formats::load(file, None, &ImportOptions::default())
+            .map_err(|e| Failure::input(e.to_string()))?;
+        for puzzle in &puzzles {
+            let name = puzzle.name.clone().unwrap_or_else(|| file.clone());
+            for &encoding in &encodings {
+                for &t in &threads {
+                    let params = SearchParams {
+                        encoding,
+                        threads: t,
+                        ..SearchParams::default()
+                    };
+                    let mut best: Option<count::Count> = None;
+                    for _ in 0..args.repeat.max(1) {
+                        let c = count::reachable(
+                            puzzle,
+                            &params,
+                            &Limits::default(),
+                            Progress::disabled(),
+                        )
+                        .map_err(|m| Failure::input(format!("{file}: {m}")))?;
+                        if best.is_none_or(|b| c.elapsed_ms < b.elapsed_ms) {
+                            best = Some(c);
+                        }
+                    }
+                    let c = best.expect("at least one run");
+                    let secs = (c.elapsed_ms as f64 / 1000.0).max(1e-3);
+                    let bits = key_bits(puzzle, encoding);
+                    println!(
+                        "| {name} | {} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} |",
+                        c.positions,
+                        format!("{encoding:?}").to_lowercase(),
+                        c.examined as f64 / secs,
+                        c.peak_memory as f64 / c.positions.max(1) as f64
+                    );
+                }
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// Key width of an encoding for a puzzle.
+fn key_bits(puzzle: &crate::model::Puzzle, kind: EncodingKind) -> u32 {
+    use crate::encoding::PositionEncoding;
+    let moves = crate::moves::MoveGenerator::new(puzzle, crate::params::Metric::Steps, &[]);
+    crate::encoding::Encoding::build(puzzle, &moves, kind).key_bits()
+}
