@@ -41,6 +41,15 @@ fn one(args: &[&str]) -> (i32, Value) {
     (code, rows.remove(0))
 }
 
+/// The first number of every non-empty line: the published optima of the dev files.
+fn first_column(file: &std::path::Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("search-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -147,12 +156,7 @@ fn eight_puzzle_space_and_a_hardest_position() {
 fn every_rush_hour_dev_line_in_its_optimal_move_count() {
     let Some(dev) = dev_puzzles() else { return };
     let file = dev.join("rushhour_dev.txt");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let optima: Vec<u64> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
-        .collect();
+    let optima = first_column(&file);
     let sol = temp("rush.sol");
     let (code, rows) = json_lines(&[
         "solve",
@@ -193,12 +197,7 @@ fn every_rush_hour_dev_line_in_its_optimal_move_count() {
 fn korf_instances_solved_optimally_by_ida() {
     let Some(dev) = dev_puzzles() else { return };
     let file = dev.join("korf_first10.txt");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let optima: Vec<u64> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
-        .collect();
+    let optima = first_column(&file);
     let (code, rows) = json_lines(&[
         "solve",
         file.to_str().unwrap(),
