@@ -362,3 +362,27 @@ fn bad_search_options_exit_2() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn manhattan_with_modified_linear_conflict_stays_admissible() {
+    // Goal tiles 1-3 must pass free 1x1 blocks `o`: IDA* and A* with the
+    // admissible heuristic must find BFS's optimal length.
+    let puzzle = temp("modified-lc.txt");
+    std::fs::write(
+        &puzzle,
+        "!\n1\n2\n3\no\n!\n######\n#1o 3#\n#o2o #\n#  o #\n######\n!\n######\n#   1#\n#2   #\n#3   #\n######\n!\n",
+    )
+    .unwrap();
+    let p = puzzle.to_str().unwrap();
+    let (_, bfs) = one(&["solve", p, "--json", "--quiet"]);
+    let optimum = bfs["steps"].as_u64().unwrap();
+    assert_eq!(optimum, 13);
+    for algorithm in ["ida", "astar"] {
+        solve_and_verify(
+            p,
+            &["--algorithm", algorithm, "--heuristic", "manhattan"],
+            "steps",
+            optimum,
+        );
+    }
+}

@@ -6,6 +6,8 @@
 //! columns" per line keeps interlocked conflicts admissible. Admissible for
 //! the steps metric; under the moves metric a block can cover many cells in
 //! one move, so the estimate is the number of goal blocks not yet in place.
+//! The modified linear conflict adds one step for a row where a goal tile
+//! must pass a 1x1 block that has no goal.
 
 use super::Heuristic;
 use crate::geometry::Geometry;
@@ -17,6 +19,11 @@ pub struct ManhattanLinearConflict {
     moves_metric: bool,
     /// Per instance: goal anchor for unique unit blocks with a goal (linear conflict).
     unit_goal: Vec<Option<u16>>,
+    /// Per instance: a 1x1 block without any goal (modified linear conflict).
+    free_unit: Vec<bool>,
+    /// Scratch: (column, goal column) of the row's goal tiles, columns of its free unit blocks.
+    tiles: Vec<(i32, i32)>,
+    free: Vec<i32>,
     height: usize,
     width: usize,
     line: Vec<i32>,
@@ -35,7 +42,18 @@ impl ManhattanLinearConflict {
                 unit_goal[range.start] = Some(anchors[0]);
             }
         }
+        let mut free_unit: Vec<bool> = (0..puzzle.instances())
+            .map(|i| puzzle.types[puzzle.instance_type(i)].shape.size() == 1)
+            .collect();
+        for (range, _) in geometry.targets() {
+            for i in range.clone() {
+                free_unit[i] = false;
+            }
+        }
         ManhattanLinearConflict {
+            free_unit,
+            tiles: Vec::new(),
+            free: Vec::new(),
             geometry: geometry.clone(),
             moves_metric,
             unit_goal,
@@ -66,6 +84,8 @@ impl ManhattanLinearConflict {
             Line::Column(c) => (self.height, c, self.width),
         };
         self.line.clear();
+        self.tiles.clear();
+        self.free.clear();
         for k in 0..count {
             let cell = first + k * stride;
             let mut o = state.owner[cell];
@@ -79,16 +99,35 @@ impl ManhattanLinearConflict {
             if o == NO_OWNER {
                 continue;
             }
+            if self.free_unit[o as usize] {
+                self.free.push(k as i32);
+            }
             if let Some(goal) = self.unit_goal[o as usize] {
                 let goal = goal as usize;
                 match line {
-                    Line::Row(r) if g.row(goal) == r as i32 => self.line.push(g.col(goal)),
+                    Line::Row(r) if g.row(goal) == r as i32 => {
+                        self.line.push(g.col(goal));
+                        self.tiles.push((k as i32, g.col(goal)));
+                    }
                     Line::Column(c) if g.col(goal) == c as i32 => self.line.push(g.row(goal)),
                     _ => {}
                 }
             }
         }
-        2 * (self.line.len() - longest_increasing(&self.line)) as u32
+        let conflict = 2 * (self.line.len() - longest_increasing(&self.line)) as u32;
+        if conflict > 0 || self.free.is_empty() {
+            return conflict;
+        }
+        // Modified linear conflict (Wuebbers §3.5), rows only: a goal tile
+        // whose goal lies beyond a 1x1 block without a goal needs one more
+        // step, the blocker's (uncounted) move or its own detour. Counting a
+        // row at most once and only 1x1 blockers (each in one row) keeps it
+        // admissible: one move clears at most one row's blockage.
+        let blocked = self.tiles.iter().any(|&(at, goal)| {
+            let (lo, hi) = (at.min(goal), at.max(goal));
+            self.free.iter().any(|&b| lo < b && b < hi)
+        });
+        u32::from(blocked)
     }
 }
 
