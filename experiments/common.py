@@ -1,0 +1,55 @@
+"""Shared helpers of the experiment scripts: running the binaries, the four
+general settings of the thesis (§8.2)."""
+import json
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOLVER = os.path.join(ROOT, "target", "release", "solver")
+REASONER = os.path.join(ROOT, "target", "release", "reasoner")
+
+
+def run_json(args, timeout=None):
+    """Runs a command and parses the JSON object it prints (None on failure)."""
+    try:
+        out = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return None
+    lines = [l for l in out.stdout.splitlines() if l.strip()]
+    if not lines:
+        return None
+    try:
+        return json.loads(lines[-1])
+    except json.JSONDecodeError:
+        return None
+
+
+def spaces(puzzle):
+    f = run_json([SOLVER, "features", puzzle, "--json"], timeout=60)
+    return int(f["features"]["num_of_spaces"][0]) if f else 1
+
+
+def general_settings(s):
+    """The four general settings of thesis §8.2 for a puzzle with s spaces."""
+    return {
+        "BFS": ["--algorithm", "bfs"],
+        "aggressive BFS": ["--algorithm", "bfs", "--resting", "strict", "--space-value", str(2 * s * s)],
+        "A* w5 h0": ["--algorithm", "astar", "--heuristic", "h0", "--weight", "5"],
+        "aggressive A* w10 h2": ["--algorithm", "astar", "--heuristic", "h2", "--weight", "10",
+                                 "--h2", f"6,{4 * s * s},2"],
+    }
+
+
+def solve(puzzle, params, max_positions, timeout=None, extra=()):
+    return run_json([SOLVER, "solve", puzzle, "--json", "--quiet", "--max-positions", str(max_positions),
+                     *params, *extra], timeout=timeout)
+
+
+def puzzles():
+    """Every puzzle file of the collection, sorted."""
+    out = []
+    for kind in sorted(os.listdir(os.path.join(ROOT, "puzzles"))):
+        d = os.path.join(ROOT, "puzzles", kind)
+        if os.path.isdir(d):
+            out += [os.path.join("puzzles", kind, f) for f in sorted(os.listdir(d)) if f.endswith(".txt")]
+    return out
