@@ -15,6 +15,15 @@ use super::PositionEncoding;
 use crate::model::{CellKind, Puzzle};
 use crate::moves::{ShapeTable, State, NO_OWNER};
 
+/// The narrowest arithmetic that holds every intermediate product
+/// `M * count` of a puzzle's rank: one machine word, two, or many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    U64,
+    U128,
+    Words,
+}
+
 #[derive(Clone, Debug)]
 pub struct RankEncoding {
     /// Non-wall cells in row-major order.
@@ -29,6 +38,8 @@ pub struct RankEncoding {
     /// Number of permutations (the combinatorial bound), little-endian words.
     bound: Vec<u64>,
     bits: u32,
+    /// Which arithmetic the rank needs: see [`Width`].
+    width: Width,
     /// `divisors[n]` divides exactly by n.
     divisors: Vec<ExactDivisor>,
     // Scratch, reused for every call.
@@ -75,6 +86,14 @@ impl RankEncoding {
         let divisors = (0..=length as u64)
             .map(|d| ExactDivisor::new(d.max(1)))
             .collect();
+        // M * count <= bound * length must fit for the 128-bit path.
+        let width = if bound[1..].iter().all(|&w| w == 0) {
+            Width::U64
+        } else if bits + (32 - length.leading_zeros()) <= 128 {
+            Width::U128
+        } else {
+            Width::Words
+        };
         let type_starts = (0..types).map(|t| puzzle.type_range(t).start).collect();
         let instance_types = (0..puzzle.instances())
             .map(|i| puzzle.instance_type(i) as u16)
@@ -87,6 +106,7 @@ impl RankEncoding {
             instance_types,
             bound,
             bits,
+            width,
             divisors,
             remaining: counts,
             m: vec![0; words + 1],
@@ -102,10 +122,6 @@ impl RankEncoding {
     /// blocks and spaces (thesis §1.2.1), as little-endian words.
     pub fn bound(&self) -> &[u64] {
         &self.bound
-    }
-
-    fn fits_u64(&self) -> bool {
-        self.bound[1..].iter().all(|&w| w == 0)
     }
 
     fn space(&self) -> usize {
@@ -148,6 +164,31 @@ impl RankEncoding {
         rank
     }
 
+    /// As [`Self::encode_u64`] for ranks of 65 to about 120 bits: `u128`
+    /// arithmetic with exact division by multiplication, no multi-word loops.
+    fn encode_u128(&mut self, state: &State) -> u128 {
+        self.remaining.copy_from_slice(&self.counts);
+        let mut n = self.remaining.iter().sum::<u32>() as usize;
+        let mut m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        let mut rank = 0u128;
+        for k in 0..self.open.len() {
+            if m == 1 {
+                break;
+            }
+            let cell = self.open[k] as usize;
+            let Some(sym) = self.symbol_at(state, cell) else {
+                continue;
+            };
+            let prefix: u32 = self.remaining[..sym].iter().sum();
+            let d = self.divisors[n];
+            rank += d.divide(m * prefix as u128);
+            m = d.divide(m * self.remaining[sym] as u128);
+            self.remaining[sym] -= 1;
+            n -= 1;
+        }
+        rank
+    }
+
     fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
         self.remaining.copy_from_slice(&self.counts);
         let mut n = self.remaining.iter().sum::<u32>() as u64;
@@ -161,14 +202,15 @@ impl RankEncoding {
                 continue;
             };
             let prefix: u32 = self.remaining[..sym].iter().sum();
+            let d = self.divisors[n as usize];
             if prefix > 0 {
                 self.tmp.copy_from_slice(&self.m);
                 words::mul_small(&mut self.tmp, prefix as u64);
-                words::div_small(&mut self.tmp, n);
+                words::div_exact(&mut self.tmp, d);
                 words::add(&mut self.rest, &self.tmp);
             }
             words::mul_small(&mut self.m, self.remaining[sym] as u64);
-            words::div_small(&mut self.m, n);
+            words::div_exact(&mut self.m, d);
             self.remaining[sym] -= 1;
             n -= 1;
         }
@@ -241,6 +283,38 @@ impl RankEncoding {
         }
     }
 
+    fn decode_u128(&mut self, rank: u128, state: &mut State) {
+        self.begin_fill(state);
+        self.remaining.copy_from_slice(&self.counts);
+        let mut n = self.remaining.iter().sum::<u32>() as usize;
+        let mut m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        let mut rank = rank;
+        let mut cursor = 0;
+        let space = self.space();
+        while n > 0 {
+            if self.remaining[space] as usize == n {
+                break;
+            }
+            let d = self.divisors[n];
+            let mut sym = 0;
+            loop {
+                let c = self.remaining[sym];
+                if c > 0 {
+                    let block = d.divide(m * c as u128);
+                    if rank < block {
+                        m = block;
+                        break;
+                    }
+                    rank -= block;
+                }
+                sym += 1;
+            }
+            self.place(state, &mut cursor, sym);
+            self.remaining[sym] -= 1;
+            n -= 1;
+        }
+    }
+
     fn decode_wide(&mut self, key: &[u64], state: &mut State) {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
@@ -256,13 +330,14 @@ impl RankEncoding {
             if self.remaining[space] as u64 == n {
                 break;
             }
+            let d = self.divisors[n as usize];
             let mut sym = 0;
             loop {
                 let c = self.remaining[sym];
                 if c > 0 {
                     self.tmp.copy_from_slice(&self.m);
                     words::mul_small(&mut self.tmp, c as u64);
-                    words::div_small(&mut self.tmp, n);
+                    words::div_exact(&mut self.tmp, d);
                     if words::cmp(&self.rest, &self.tmp).is_lt() {
                         std::mem::swap(&mut self.m, &mut self.tmp);
                         break;
@@ -301,19 +376,23 @@ impl PositionEncoding for RankEncoding {
 
     #[inline]
     fn encode(&mut self, state: &State, key: &mut [u64]) {
-        if self.fits_u64() {
-            key[0] = self.encode_u64(state);
-        } else {
-            self.encode_wide(state, key);
+        match self.width {
+            Width::U64 => key[0] = self.encode_u64(state),
+            Width::U128 => {
+                let rank = self.encode_u128(state);
+                key[0] = rank as u64;
+                key[1] = (rank >> 64) as u64;
+            }
+            Width::Words => self.encode_wide(state, key),
         }
     }
 
     #[inline]
     fn decode(&mut self, key: &[u64], state: &mut State) {
-        if self.fits_u64() {
-            self.decode_u64(key[0], state);
-        } else {
-            self.decode_wide(key, state);
+        match self.width {
+            Width::U64 => self.decode_u64(key[0], state),
+            Width::U128 => self.decode_u128(key[0] as u128 | (key[1] as u128) << 64, state),
+            Width::Words => self.decode_wide(key, state),
         }
     }
 }

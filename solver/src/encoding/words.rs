@@ -85,6 +85,7 @@ pub fn inverse_mod_2_128(odd: u128) -> u128 {
 #[derive(Clone, Copy, Debug)]
 pub struct ExactDivisor {
     shift: u32,
+    odd: u64,
     inverse: u128,
 }
 
@@ -94,6 +95,7 @@ impl ExactDivisor {
         let shift = d.trailing_zeros();
         ExactDivisor {
             shift,
+            odd: d >> shift,
             inverse: inverse_mod_2_128((d >> shift) as u128),
         }
     }
@@ -108,6 +110,26 @@ impl ExactDivisor {
     #[inline]
     pub fn divide_to_u64(self, x: u128) -> u64 {
         ((x >> self.shift) as u64).wrapping_mul(self.inverse as u64)
+    }
+}
+
+/// `a /= d` for a multi-word `a` that `d` divides: a shift, then one
+/// multiplication by the odd part's inverse per word (the borrow carries the
+/// high half of `quotient word * odd` upwards), no hardware division.
+pub fn div_exact(a: &mut [u64], d: ExactDivisor) {
+    if d.shift > 0 {
+        for i in 0..a.len() {
+            let high = a.get(i + 1).map_or(0, |&w| w << (64 - d.shift));
+            a[i] = (a[i] >> d.shift) | high;
+        }
+    }
+    let inverse = d.inverse as u64;
+    let mut borrow = 0u64;
+    for w in a.iter_mut() {
+        let (x, under) = w.overflowing_sub(borrow);
+        let q = x.wrapping_mul(inverse);
+        *w = q;
+        borrow = ((q as u128 * d.odd as u128) >> 64) as u64 + under as u64;
     }
 }
 
@@ -131,6 +153,27 @@ mod tests {
                 if q <= u64::MAX as u128 {
                     assert_eq!(e.divide_to_u64(q * d as u128) as u128, q, "d={d} q={q}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn exact_multiword_division_matches_long_division() {
+        for d in 1..130u64 {
+            let e = ExactDivisor::new(d);
+            for q in [
+                [0u64, 0, 0],
+                [1, 0, 0],
+                [u64::MAX, 3, 0],
+                [7, u64::MAX, 1 << 40],
+            ] {
+                let mut a = q;
+                assert_eq!(mul_small(&mut a, d), 0);
+                let mut b = a;
+                div_exact(&mut a, e);
+                assert_eq!(div_small(&mut b, d), 0);
+                assert_eq!(a, q, "d={d}");
+                assert_eq!(b, q, "d={d}");
             }
         }
     }
