@@ -18,6 +18,7 @@ pub struct PackedEncoding {
     type_ranges: Vec<std::ops::Range<usize>>,
     shapes: crate::moves::ShapeTable,
     bits: u32,
+    /// Domain indices of one type's instances, sorted before packing.
     scratch: Vec<u16>,
 }
 
@@ -54,7 +55,7 @@ impl PackedEncoding {
             type_ranges,
             shapes: moves.shapes().clone(),
             bits: bits.max(1),
-            scratch: Vec::new(),
+            scratch: vec![0; puzzle.counts.iter().copied().max().unwrap_or(0)],
         }
     }
 }
@@ -77,17 +78,13 @@ impl PositionEncoding for PackedEncoding {
                 continue;
             }
             let r = self.type_ranges[t].clone();
-            let single = r.len() == 1;
-            self.scratch.clear();
-            self.scratch.extend(
-                state.anchors[r]
-                    .iter()
-                    .map(|&a| self.index_of[t][a as usize]),
-            );
-            if !single {
-                self.scratch.sort_unstable();
+            let index = &self.index_of[t];
+            let values = &mut self.scratch[..r.len()];
+            for (v, &a) in values.iter_mut().zip(&state.anchors[r]) {
+                *v = index[a as usize];
             }
-            for &v in &self.scratch {
+            values.sort_unstable();
+            for &v in values.iter() {
                 let (w, s) = (at / 64, at % 64);
                 key[w] |= (v as u64) << s;
                 if s + b > 64 {

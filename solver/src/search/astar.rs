@@ -9,7 +9,7 @@ use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::heuristics;
 use crate::moves::State;
-use crate::store::{Insert, VisitedSet};
+use crate::store::{append_key, read_key, Insert, VisitedSet};
 
 /// Open list: buckets of byte-packed `(key, g)` records.
 struct Buckets {
@@ -38,15 +38,7 @@ impl Buckets {
         }
         let b = &mut self.buckets[f];
         let before = b.capacity();
-        let mut left = self.key_bytes;
-        for w in key {
-            let n = left.min(8);
-            b.extend_from_slice(&w.to_le_bytes()[..n]);
-            left -= n;
-            if left == 0 {
-                break;
-            }
-        }
+        append_key(b, key, self.key_bytes);
         b.extend_from_slice(&g.to_le_bytes());
         self.bytes = self.bytes + b.capacity() - before;
         self.lowest = self.lowest.min(f);
@@ -62,12 +54,7 @@ impl Buckets {
         }
         let b = self.buckets.get_mut(self.lowest)?;
         let start = b.len() - self.record;
-        key.fill(0);
-        for (i, chunk) in b[start..start + self.key_bytes].chunks(8).enumerate() {
-            let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
-            key[i] = u64::from_le_bytes(w);
-        }
+        read_key(&b[start..start + self.key_bytes], key);
         let g = u32::from_le_bytes(b[start + self.key_bytes..].try_into().expect("4 bytes"));
         b.truncate(start);
         Some((self.lowest, g))

@@ -16,7 +16,7 @@ use crate::encoding::{Encoding, PositionEncoding};
 use crate::geometry::Geometry;
 use crate::moves::{Move, MoveGenerator, State};
 use crate::pruning::{self, Prunings};
-use crate::store::{Insert, KeyQueue, VisitedSet};
+use crate::store::{read_key, Insert, KeyQueue, VisitedSet};
 
 /// Parents expanded between two checks of the limits.
 const CHUNK: usize = 4096;
@@ -63,12 +63,7 @@ impl Worker {
     /// Expands the parents in `keys` (byte-packed, `key_bytes` each) into `batch`.
     fn expand(&mut self, keys: &[u8], key_bytes: usize, ctx: &Context, batch: &mut Batch) {
         for (k, bytes) in keys.chunks(key_bytes).enumerate() {
-            self.key.fill(0);
-            for (i, chunk) in bytes.chunks(8).enumerate() {
-                let mut w = [0u8; 8];
-                w[..chunk.len()].copy_from_slice(chunk);
-                self.key[i] = u64::from_le_bytes(w);
-            }
+            read_key(bytes, &mut self.key);
             self.encoding.decode(&self.key, &mut self.state);
             batch.examined += 1;
             let d = ctx.geometry.goal_distance(&self.state);

@@ -2,9 +2,11 @@
 //! open-addressing tables of byte-packed keys, sharded so that growth never
 //! doubles the whole set at once) and flat FIFO queues of keys.
 
+mod key_bytes;
 mod queue;
 mod table;
 
+pub use key_bytes::{append_key, read_key};
 pub use queue::KeyQueue;
 pub use table::{hash_key, Insert, KeyTable, MAX_WORDS};
 

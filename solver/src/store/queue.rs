@@ -1,5 +1,7 @@
 //! A flat FIFO of fixed-width keys, stored as bytes (no allocation per key).
 
+use super::{append_key, read_key};
+
 /// Keys of `key_bytes` bytes each, appended at the back, read from the front.
 #[derive(Clone, Debug)]
 pub struct KeyQueue {
@@ -35,13 +37,7 @@ impl KeyQueue {
     }
 
     pub fn push(&mut self, key: &[u64]) {
-        let mut left = self.key_bytes;
-        for w in key.iter().take(self.words) {
-            let b = w.to_le_bytes();
-            let n = left.min(8);
-            self.data.extend_from_slice(&b[..n]);
-            left -= n;
-        }
+        append_key(&mut self.data, &key[..self.words], self.key_bytes);
     }
 
     /// Takes the front key into `key`; false when empty.
@@ -49,12 +45,7 @@ impl KeyQueue {
         if self.is_empty() {
             return false;
         }
-        let bytes = &self.data[self.head..self.head + self.key_bytes];
-        for (i, chunk) in bytes.chunks(8).enumerate() {
-            let mut b = [0u8; 8];
-            b[..chunk.len()].copy_from_slice(chunk);
-            key[i] = u64::from_le_bytes(b);
-        }
+        read_key(&self.data[self.head..self.head + self.key_bytes], key);
         self.head += self.key_bytes;
         if self.head == self.data.len() {
             self.data.clear();

@@ -224,9 +224,17 @@ impl KeyTable {
 
     #[inline]
     fn store_narrow(&mut self, slot: usize, value: u64) {
+        // Read-modify-write of a whole word (the padding keeps it in
+        // bounds): no copy of variable length.
         let off = slot * self.slot_bytes;
-        let sb = self.slot_bytes;
-        self.data[off..off + sb].copy_from_slice(&value.to_le_bytes()[..sb]);
+        let word: &mut [u8; 8] = (&mut self.data[off..off + 8]).try_into().expect("8 bytes");
+        let mask = if self.slot_bytes == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * self.slot_bytes)) - 1
+        };
+        let old = u64::from_le_bytes(*word);
+        *word = ((old & !mask) | (value & mask)).to_le_bytes();
     }
 
     /// Probes a narrow table: `Ok(slot, payload)` when found, `Err(slot)` at the empty slot.
