@@ -28,18 +28,23 @@ enum Width {
 pub struct RankEncoding {
     /// Non-wall cells in row-major order.
     open: Vec<u16>,
-    /// Symbol count per type, then spaces.
+    /// Count of each symbol (the block types and the space, most frequent first).
     counts: Vec<u32>,
-    /// Cell offsets per type.
+    /// The space's symbol.
+    space: usize,
+    /// Cell offsets per symbol (none for the space).
     shapes: Vec<Vec<i32>>,
-    /// First instance of each type.
+    /// First instance of each symbol's type.
     type_starts: Vec<usize>,
-    instance_types: Vec<u16>,
+    /// Symbol of each instance.
+    instance_symbols: Vec<u16>,
     /// Number of permutations (the combinatorial bound), little-endian words.
     bound: Vec<u64>,
     bits: u32,
     /// Which arithmetic the rank needs: see [`Width`].
     width: Width,
+    /// Bits of the number of symbols: the headroom `M * count` needs.
+    length_bits: u32,
     /// `divisors[n]` divides exactly by n.
     divisors: Vec<ExactDivisor>,
     // Scratch, reused for every call.
@@ -65,6 +70,16 @@ impl RankEncoding {
             .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
             .sum();
         counts.push((open.len() - covered) as u32);
+        // Symbols: the types and the space (index `types`), most frequent
+        // first. A cell holding symbol 0 adds nothing to the rank, so the
+        // common symbol, usually the space, then costs half the arithmetic.
+        let mut order: Vec<usize> = (0..=types).collect();
+        order.sort_by_key(|&x| std::cmp::Reverse(counts[x]));
+        let mut symbol_of = vec![0usize; types + 1];
+        for (sym, &x) in order.iter().enumerate() {
+            symbol_of[x] = sym;
+        }
+        let counts: Vec<u32> = order.iter().map(|&x| counts[x]).collect();
         let length: u32 = counts.iter().sum();
         // bound = length! / prod(count!) computed as a product of binomials.
         let words = multinomial_words(&counts);
@@ -87,32 +102,46 @@ impl RankEncoding {
             .map(|d| ExactDivisor::new(d.max(1)))
             .collect();
         // M * count <= bound * length must fit for the 128-bit path.
+        let length_bits = 32 - length.leading_zeros();
         let width = if bound[1..].iter().all(|&w| w == 0) {
             Width::U64
-        } else if bits + (32 - length.leading_zeros()) <= 128 {
+        } else if bits + length_bits <= 128 {
             Width::U128
         } else {
             Width::Words
         };
-        let type_starts = (0..types).map(|t| puzzle.type_range(t).start).collect();
-        let instance_types = (0..puzzle.instances())
-            .map(|i| puzzle.instance_type(i) as u16)
+        let type_of = |sym: usize| order[sym];
+        let type_starts = (0..=types)
+            .map(|sym| match type_of(sym) {
+                t if t == types => 0,
+                t => puzzle.type_range(t).start,
+            })
+            .collect();
+        let instance_symbols = (0..puzzle.instances())
+            .map(|i| symbol_of[puzzle.instance_type(i)] as u16)
             .collect();
         RankEncoding {
             open,
             counts: counts.clone(),
-            shapes: (0..types).map(|t| shapes.cells(t).to_vec()).collect(),
+            space: symbol_of[types],
+            shapes: (0..=types)
+                .map(|sym| match type_of(sym) {
+                    t if t == types => Vec::new(),
+                    t => shapes.cells(t).to_vec(),
+                })
+                .collect(),
             type_starts,
-            instance_types,
+            instance_symbols,
             bound,
             bits,
             width,
+            length_bits,
             divisors,
             remaining: counts,
             m: vec![0; words + 1],
             tmp: vec![0; words + 1],
             rest: vec![0; words + 1],
-            next_instance: vec![0; types],
+            next_instance: vec![0; types + 1],
             filled: vec![0; board.len()],
             generation: 0,
         }
@@ -125,7 +154,7 @@ impl RankEncoding {
     }
 
     fn space(&self) -> usize {
-        self.counts.len() - 1
+        self.space
     }
 
     #[inline]
@@ -134,7 +163,7 @@ impl RankEncoding {
         if o == NO_OWNER {
             Some(self.space())
         } else if state.anchors[o as usize] as usize == cell {
-            Some(self.instance_types[o as usize] as usize)
+            Some(self.instance_symbols[o as usize] as usize)
         } else {
             None
         }
@@ -168,10 +197,22 @@ impl RankEncoding {
     /// arithmetic with exact division by multiplication, no multi-word loops.
     fn encode_u128(&mut self, state: &State) -> u128 {
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.remaining.iter().sum::<u32>() as usize;
-        let mut m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        let n = self.remaining.iter().sum::<u32>() as usize;
+        let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        self.rank_tail_u128(state, 0, n, m)
+    }
+
+    /// True when `m` (its low `significant` words) times any count of
+    /// symbols fits 128 bits: the rest of a rank can then be done in `u128`.
+    fn fits_u128(&self, m: &[u64], significant: usize) -> bool {
+        significant <= 2 && words::bit_length(&m[..significant]) + self.length_bits <= 128
+    }
+
+    /// The part of the rank contributed by the open cells from `first` on,
+    /// given `m`, the multinomial of the `n` symbols still to place.
+    fn rank_tail_u128(&mut self, state: &State, first: usize, mut n: usize, mut m: u128) -> u128 {
         let mut rank = 0u128;
-        for k in 0..self.open.len() {
+        for k in first..self.open.len() {
             if m == 1 {
                 break;
             }
@@ -189,6 +230,9 @@ impl RankEncoding {
         rank
     }
 
+    /// Multi-word ranking. `m` shrinks cell by cell, so the arithmetic runs
+    /// over its significant words only, and once `m` fits the 128-bit path
+    /// the rest of the board is ranked there.
     fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
         self.remaining.copy_from_slice(&self.counts);
         let mut n = self.remaining.iter().sum::<u32>() as u64;
@@ -196,21 +240,30 @@ impl RankEncoding {
         self.m[..w].copy_from_slice(&self.bound);
         self.m[w] = 0;
         self.rest.fill(0);
+        let mut significant = w;
         for k in 0..self.open.len() {
+            if self.fits_u128(&self.m, significant) {
+                let m = self.m[0] as u128 | (self.m[1] as u128) << 64;
+                let tail = self.rank_tail_u128(state, k, n as usize, m);
+                words::add(&mut self.rest, &[tail as u64, (tail >> 64) as u64]);
+                break;
+            }
             let cell = self.open[k] as usize;
             let Some(sym) = self.symbol_at(state, cell) else {
                 continue;
             };
             let prefix: u32 = self.remaining[..sym].iter().sum();
             let d = self.divisors[n as usize];
+            let len = (significant + 1).min(self.m.len());
             if prefix > 0 {
-                self.tmp.copy_from_slice(&self.m);
-                words::mul_small(&mut self.tmp, prefix as u64);
-                words::div_exact(&mut self.tmp, d);
-                words::add(&mut self.rest, &self.tmp);
+                self.tmp[..len].copy_from_slice(&self.m[..len]);
+                words::mul_small(&mut self.tmp[..len], prefix as u64);
+                words::div_exact(&mut self.tmp[..len], d);
+                words::add(&mut self.rest, &self.tmp[..len]);
             }
-            words::mul_small(&mut self.m, self.remaining[sym] as u64);
-            words::div_exact(&mut self.m, d);
+            words::mul_small(&mut self.m[..len], self.remaining[sym] as u64);
+            words::div_exact(&mut self.m[..len], d);
+            significant = significant_words(&self.m[..len]);
             self.remaining[sym] -= 1;
             n -= 1;
         }
@@ -286,10 +339,21 @@ impl RankEncoding {
     fn decode_u128(&mut self, rank: u128, state: &mut State) {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.remaining.iter().sum::<u32>() as usize;
-        let mut m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
-        let mut rank = rank;
-        let mut cursor = 0;
+        let n = self.remaining.iter().sum::<u32>() as usize;
+        let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        self.unrank_tail_u128(state, 0, n, m, rank);
+    }
+
+    /// Places the last `n` symbols from `cursor` on, given their multinomial
+    /// `m` and what is left of the rank.
+    fn unrank_tail_u128(
+        &mut self,
+        state: &mut State,
+        mut cursor: usize,
+        mut n: usize,
+        mut m: u128,
+        mut rank: u128,
+    ) {
         let space = self.space();
         while n > 0 {
             if self.remaining[space] as usize == n {
@@ -326,23 +390,34 @@ impl RankEncoding {
         self.rest[..key.len()].copy_from_slice(key);
         let mut cursor = 0;
         let space = self.space();
+        // As in `encode_wide`: significant words only, then the 128-bit
+        // path. The rest of the rank is below `m`, so it fits wherever `m` does.
+        let mut significant = w;
         while n > 0 {
             if self.remaining[space] as u64 == n {
                 break;
             }
+            if self.fits_u128(&self.m, significant) {
+                let m = self.m[0] as u128 | (self.m[1] as u128) << 64;
+                let rank = self.rest[0] as u128 | (self.rest[1] as u128) << 64;
+                self.unrank_tail_u128(state, cursor, n as usize, m, rank);
+                return;
+            }
             let d = self.divisors[n as usize];
+            let len = (significant + 1).min(self.m.len());
             let mut sym = 0;
             loop {
                 let c = self.remaining[sym];
                 if c > 0 {
-                    self.tmp.copy_from_slice(&self.m);
-                    words::mul_small(&mut self.tmp, c as u64);
-                    words::div_exact(&mut self.tmp, d);
-                    if words::cmp(&self.rest, &self.tmp).is_lt() {
+                    self.tmp[..len].copy_from_slice(&self.m[..len]);
+                    words::mul_small(&mut self.tmp[..len], c as u64);
+                    words::div_exact(&mut self.tmp[..len], d);
+                    if words::cmp(&self.rest[..len], &self.tmp[..len]).is_lt() {
                         std::mem::swap(&mut self.m, &mut self.tmp);
+                        significant = significant_words(&self.m[..len]);
                         break;
                     }
-                    words::sub(&mut self.rest, &self.tmp);
+                    words::sub(&mut self.rest[..len], &self.tmp[..len]);
                 }
                 sym += 1;
             }
@@ -351,6 +426,11 @@ impl RankEncoding {
             n -= 1;
         }
     }
+}
+
+/// Words up to the highest non-zero one (at least one).
+fn significant_words(a: &[u64]) -> usize {
+    a.iter().rposition(|&w| w != 0).map_or(1, |i| i + 1)
 }
 
 /// Words needed to hold the multinomial of `counts` (with a little headroom).

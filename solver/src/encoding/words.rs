@@ -26,10 +26,16 @@ pub fn div_small(a: &mut [u64], d: u64) -> u64 {
     rem as u64
 }
 
-/// `a += b` (same length); returns the carry.
+/// `a += b` for `b` no longer than `a` (the carry runs on through `a`);
+/// returns the carry out of the top word.
 pub fn add(a: &mut [u64], b: &[u64]) -> bool {
     let mut carry = false;
-    for (x, &y) in a.iter_mut().zip(b) {
+    for (i, x) in a.iter_mut().enumerate() {
+        let y = match b.get(i) {
+            Some(&y) => y,
+            None if carry => 0,
+            None => break,
+        };
         let (s1, c1) = x.overflowing_add(y);
         let (s2, c2) = s1.overflowing_add(carry as u64);
         *x = s2;
