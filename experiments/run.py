@@ -42,7 +42,8 @@ def reasoner(puzzle, casebase):
 
 def progress(r):
     start = r.get("start_distance") or 0
-    return 0.0 if not start else 1 - r["best_distance"] / start
+    best = r.get("best_distance")
+    return 0.0 if not start or best is None else 1 - best / start
 
 
 def within_limit(r):
@@ -102,8 +103,8 @@ def experiment_1_and_2(files):
         r = reasoner(p, CASEBASE)
         row["reasoner"] = {"status": r["status"], "steps": r.get("steps"), "attempts": len(r.get("attempts", [])),
                            "within_limit": within_limit(r),
-                           "positions": sum(a["positions_examined"] for a in r.get("attempts", [])),
-                           "best": min((a["best_distance"] for a in r.get("attempts", [])), default=None)}
+                           "positions": sum(a.get("positions_examined") or 0 for a in r.get("attempts", [])),
+                           "best": min((a["best_distance"] for a in r.get("attempts", []) if a.get("best_distance") is not None), default=None)}
         if p in case_of:
             text = open(CASEBASE).read()
             # Drop this puzzle's case: cut its [[case]] block from the TOML text.

@@ -94,6 +94,15 @@ impl<E: PositionEncoding> Roundtrip for E {
     fn round_trip<'a>(&mut self, state: &State, out: &'a mut State) -> &'a State {
         let mut key = vec![0u64; self.words()];
         self.encode(state, &mut key);
+        // A key wider than key_bits would be cut short in the visited set,
+        // where two positions could then collide.
+        let bits = self.key_bits() as usize;
+        for (i, &w) in key.iter().enumerate() {
+            let above = bits.saturating_sub(64 * i);
+            if above < 64 {
+                assert_eq!(w >> above, 0, "{}: key exceeds {bits} bits", self.name());
+            }
+        }
         self.decode(&key, out);
         out
     }
