@@ -24,6 +24,33 @@ enum Width {
     Words,
 }
 
+/// One- or two-word arithmetic for the rank's narrow paths.
+trait RankWord: Copy + Ord + std::ops::AddAssign + std::ops::SubAssign {
+    const ZERO: Self;
+    const ONE: Self;
+    /// `self * count / n` with `d` dividing by `n`, for a product that `n`
+    /// divides and a quotient (a multinomial no larger than the bound) that fits.
+    fn scale(self, count: u32, d: ExactDivisor) -> Self;
+}
+
+impl RankWord for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    #[inline]
+    fn scale(self, count: u32, d: ExactDivisor) -> Self {
+        d.divide_to_u64(self as u128 * count as u128)
+    }
+}
+
+impl RankWord for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    #[inline]
+    fn scale(self, count: u32, d: ExactDivisor) -> Self {
+        d.divide(self * count as u128)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RankEncoding {
     /// Non-wall cells in row-major order.
@@ -171,26 +198,8 @@ impl RankEncoding {
 
     fn encode_u64(&mut self, state: &State) -> u64 {
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.remaining.iter().sum::<u32>() as usize;
-        let mut m = self.bound[0];
-        let mut rank = 0u64;
-        for k in 0..self.open.len() {
-            if m == 1 {
-                break; // one kind of symbol left: it adds nothing to the rank
-            }
-            let cell = self.open[k] as usize;
-            let Some(sym) = self.symbol_at(state, cell) else {
-                continue;
-            };
-            let prefix: u32 = self.remaining[..sym].iter().sum();
-            let d = self.divisors[n];
-            // Both quotients are multinomials no larger than the bound: they fit 64 bits.
-            rank += d.divide_to_u64(m as u128 * prefix as u128);
-            m = d.divide_to_u64(m as u128 * self.remaining[sym] as u128);
-            self.remaining[sym] -= 1;
-            n -= 1;
-        }
-        rank
+        let n = self.remaining.iter().sum::<u32>() as usize;
+        self.rank_tail(state, 0, n, self.bound[0])
     }
 
     /// As [`Self::encode_u64`] for ranks of 65 to about 120 bits: `u128`
@@ -199,7 +208,7 @@ impl RankEncoding {
         self.remaining.copy_from_slice(&self.counts);
         let n = self.remaining.iter().sum::<u32>() as usize;
         let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
-        self.rank_tail_u128(state, 0, n, m)
+        self.rank_tail(state, 0, n, m)
     }
 
     /// True when `m` (its low `significant` words) times any count of
@@ -210,11 +219,11 @@ impl RankEncoding {
 
     /// The part of the rank contributed by the open cells from `first` on,
     /// given `m`, the multinomial of the `n` symbols still to place.
-    fn rank_tail_u128(&mut self, state: &State, first: usize, mut n: usize, mut m: u128) -> u128 {
-        let mut rank = 0u128;
+    fn rank_tail<W: RankWord>(&mut self, state: &State, first: usize, mut n: usize, mut m: W) -> W {
+        let mut rank = W::ZERO;
         for k in first..self.open.len() {
-            if m == 1 {
-                break;
+            if m == W::ONE {
+                break; // one kind of symbol left: it adds nothing to the rank
             }
             let cell = self.open[k] as usize;
             let Some(sym) = self.symbol_at(state, cell) else {
@@ -222,8 +231,8 @@ impl RankEncoding {
             };
             let prefix: u32 = self.remaining[..sym].iter().sum();
             let d = self.divisors[n];
-            rank += d.divide(m * prefix as u128);
-            m = d.divide(m * self.remaining[sym] as u128);
+            rank += m.scale(prefix, d);
+            m = m.scale(self.remaining[sym], d);
             self.remaining[sym] -= 1;
             n -= 1;
         }
@@ -244,7 +253,7 @@ impl RankEncoding {
         for k in 0..self.open.len() {
             if self.fits_u128(&self.m, significant) {
                 let m = self.m[0] as u128 | (self.m[1] as u128) << 64;
-                let tail = self.rank_tail_u128(state, k, n as usize, m);
+                let tail = self.rank_tail(state, k, n as usize, m);
                 words::add(&mut self.rest, &[tail as u64, (tail >> 64) as u64]);
                 break;
             }
@@ -307,10 +316,28 @@ impl RankEncoding {
     fn decode_u64(&mut self, rank: u64, state: &mut State) {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.remaining.iter().sum::<u32>() as usize;
-        let mut m = self.bound[0];
-        let mut rank = rank;
-        let mut cursor = 0;
+        let n = self.remaining.iter().sum::<u32>() as usize;
+        self.unrank_tail(state, 0, n, self.bound[0], rank);
+    }
+
+    fn decode_u128(&mut self, rank: u128, state: &mut State) {
+        self.begin_fill(state);
+        self.remaining.copy_from_slice(&self.counts);
+        let n = self.remaining.iter().sum::<u32>() as usize;
+        let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        self.unrank_tail(state, 0, n, m, rank);
+    }
+
+    /// Places the last `n` symbols from `cursor` on, given their multinomial
+    /// `m` and what is left of the rank.
+    fn unrank_tail<W: RankWord>(
+        &mut self,
+        state: &mut State,
+        mut cursor: usize,
+        mut n: usize,
+        mut m: W,
+        mut rank: W,
+    ) {
         let space = self.space();
         while n > 0 {
             if self.remaining[space] as usize == n {
@@ -321,50 +348,7 @@ impl RankEncoding {
             loop {
                 let c = self.remaining[sym];
                 if c > 0 {
-                    let block = d.divide_to_u64(m as u128 * c as u128);
-                    if rank < block {
-                        m = block;
-                        break;
-                    }
-                    rank -= block;
-                }
-                sym += 1;
-            }
-            self.place(state, &mut cursor, sym);
-            self.remaining[sym] -= 1;
-            n -= 1;
-        }
-    }
-
-    fn decode_u128(&mut self, rank: u128, state: &mut State) {
-        self.begin_fill(state);
-        self.remaining.copy_from_slice(&self.counts);
-        let n = self.remaining.iter().sum::<u32>() as usize;
-        let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
-        self.unrank_tail_u128(state, 0, n, m, rank);
-    }
-
-    /// Places the last `n` symbols from `cursor` on, given their multinomial
-    /// `m` and what is left of the rank.
-    fn unrank_tail_u128(
-        &mut self,
-        state: &mut State,
-        mut cursor: usize,
-        mut n: usize,
-        mut m: u128,
-        mut rank: u128,
-    ) {
-        let space = self.space();
-        while n > 0 {
-            if self.remaining[space] as usize == n {
-                break;
-            }
-            let d = self.divisors[n];
-            let mut sym = 0;
-            loop {
-                let c = self.remaining[sym];
-                if c > 0 {
-                    let block = d.divide(m * c as u128);
+                    let block = m.scale(c, d);
                     if rank < block {
                         m = block;
                         break;
@@ -400,7 +384,7 @@ impl RankEncoding {
             if self.fits_u128(&self.m, significant) {
                 let m = self.m[0] as u128 | (self.m[1] as u128) << 64;
                 let rank = self.rest[0] as u128 | (self.rest[1] as u128) << 64;
-                self.unrank_tail_u128(state, cursor, n as usize, m, rank);
+                self.unrank_tail(state, cursor, n as usize, m, rank);
                 return;
             }
             let d = self.divisors[n as usize];
