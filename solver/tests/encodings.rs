@@ -3,29 +3,15 @@
 //! returns the same canonical position, and rank and packed agree on which
 //! positions are equal.
 
+mod common;
+
+use common::bundled_puzzles;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use solver::encoding::{PackedEncoding, PositionEncoding, RankEncoding};
 use solver::formats::{self, ImportOptions};
 use solver::moves::{MoveGenerator, State};
 use solver::params::Metric;
-
-fn bundled_puzzles() -> Vec<std::path::PathBuf> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../puzzles");
-    let mut files = Vec::new();
-    for dir in std::fs::read_dir(&root).expect("puzzles/ exists") {
-        let path = dir.unwrap().path();
-        if path.is_dir() {
-            for f in std::fs::read_dir(&path).unwrap() {
-                files.push(f.unwrap().path());
-            }
-        } else if path.extension().is_some_and(|e| e == "txt") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
 
 #[test]
 fn rank_and_packed_round_trip_random_positions_of_every_bundled_puzzle() {

@@ -70,6 +70,8 @@ pub struct MoveGenerator {
     stamp: Vec<u32>,
     generation: u32,
     queue: Vec<u16>,
+    /// Scratch: instances next to an empty cell.
+    near: Vec<u16>,
 }
 
 impl MoveGenerator {
@@ -144,6 +146,7 @@ impl MoveGenerator {
             stamp: vec![0; cells],
             generation: 0,
             queue: Vec::new(),
+            near: Vec::new(),
         }
     }
 
@@ -210,20 +213,34 @@ impl MoveGenerator {
         // Only blocks next to an empty cell can move: visit each once.
         self.next_generation();
         let g = self.generation;
-        for k in 0..self.open.len() {
-            let cell = self.open[k] as usize;
-            if state.owner[cell] != NO_OWNER {
+        let mut near = std::mem::take(&mut self.near);
+        near.clear();
+        self.blocks_next_to_space(state, |o| near.push(o as u16));
+        for &o in &near {
+            if self.tried[o as usize] != g {
+                self.tried[o as usize] = g;
+                self.generate_for(state, o as usize, out);
+            }
+        }
+        self.near = near;
+    }
+
+    /// Calls `visit` with every instance that might be able to step: with
+    /// few spaces only those next to an empty cell (some more than once),
+    /// otherwise every instance. A block that can step has an empty
+    /// non-wall cell beside it, so nothing that can step is left out.
+    pub fn blocks_next_to_space(&self, state: &State, mut visit: impl FnMut(usize)) {
+        if !self.space_driven {
+            (0..state.anchors.len()).for_each(visit);
+            return;
+        }
+        for &cell in &self.open {
+            if state.owner[cell as usize] != NO_OWNER {
                 continue;
             }
-            for d in 0..4 {
-                let n = self.neighbor[cell][d];
-                if n == NONE {
-                    continue;
-                }
-                let o = state.owner[n as usize];
-                if o != NO_OWNER && self.tried[o as usize] != g {
-                    self.tried[o as usize] = g;
-                    self.generate_for(state, o as usize, out);
+            for &n in &self.neighbor[cell as usize] {
+                if n != NONE && state.owner[n as usize] != NO_OWNER {
+                    visit(state.owner[n as usize] as usize);
                 }
             }
         }

@@ -45,6 +45,15 @@ fn hangs(moves: &MoveGenerator, state: &State, i: usize) -> bool {
     !(vertical && horizontal)
 }
 
+/// True when no block other than `except` hangs.
+fn no_block_hangs(moves: &MoveGenerator, state: &State, except: Option<usize>) -> bool {
+    let mut none = true;
+    moves.blocks_next_to_space(state, |i| {
+        none = none && (Some(i) == except || !hangs(moves, state, i));
+    });
+    none
+}
+
 impl Pruning for RestingBlock {
     fn name(&self) -> &'static str {
         "resting-block"
@@ -52,10 +61,17 @@ impl Pruning for RestingBlock {
 
     fn prepare(&mut self, moves: &MoveGenerator, state: &State) {
         if self.metric == Metric::Steps {
+            // Only a block that can step can hang.
             self.hanging.clear();
-            self.hanging
-                .extend((0..state.anchors.len()).map(|i| hangs(moves, state, i)));
-            self.any_hanging = self.hanging.iter().any(|&h| h);
+            self.hanging.resize(state.anchors.len(), false);
+            let mut any = false;
+            moves.blocks_next_to_space(state, |i| {
+                if !self.hanging[i] && hangs(moves, state, i) {
+                    self.hanging[i] = true;
+                    any = true;
+                }
+            });
+            self.any_hanging = any;
         }
     }
 
@@ -64,15 +80,12 @@ impl Pruning for RestingBlock {
         match (self.metric, self.level) {
             (_, Resting::Off) => true,
             (Metric::Moves, Resting::Relaxed) => !hangs(moves, after, moved),
-            (Metric::Moves, Resting::Strict) => {
-                (0..after.anchors.len()).all(|i| !hangs(moves, after, i))
-            }
+            (Metric::Moves, Resting::Strict) => no_block_hangs(moves, after, None),
             (Metric::Steps, level) => {
                 if self.any_hanging && !self.hanging[moved] {
                     return false;
                 }
-                level == Resting::Relaxed
-                    || (0..after.anchors.len()).all(|i| i == moved || !hangs(moves, after, i))
+                level == Resting::Relaxed || no_block_hangs(moves, after, Some(moved))
             }
         }
     }
