@@ -10,7 +10,8 @@ SVG plots and the raw JSON Lines into experiments/results/.
 
 Environment: LIMIT (positions per solver run, default 1,000,000), ATTEMPTS
 (reasoner attempts before the final run, default 6), FINAL_TIMEOUT (seconds
-for the reasoner's final unlimited run, default 10), QUICK=1 (a subset).
+for the reasoner's final unlimited run, default 10), QUICK=1 (a subset),
+TABLES_ONLY=1 (redraw the tables of 1 and 2 from results/*.jsonl, run nothing).
 The thesis used 5,000,000 positions and 25 attempts; the defaults here keep
 the whole run within about 15 minutes on 2 cores."""
 import json
@@ -120,7 +121,11 @@ def experiment_1_and_2(files):
         print(f"{p}: reasoner {row['reasoner']['status']}, general "
               + ", ".join(f"{k}={v['status']}" for k, v in row["general"].items()), file=sys.stderr)
     write_jsonl("reasoner_vs_general.jsonl", rows)
+    return tables_1_and_2(rows)
 
+
+def tables_1_and_2(rows):
+    """Tables and plots of experiments 1 and 2 from their raw rows."""
     # Table 8.2: leave-one-out.
     with open(os.path.join(OUT, "leave_one_out.md"), "w") as f:
         f.write(f"# Reasoner with and without the puzzle's own case (thesis table 8.2)\n\n"
@@ -141,7 +146,7 @@ def experiment_1_and_2(files):
                 f"Every solver run limited to {LIMIT:,} positions. Solved: steps / positions examined; unsolved: "
                 f"(progress 1 - d_min/d). The reasoner column counts positions over all its attempts; "
                 f"'final' marks a puzzle solved only by the final run (no position limit, {FINAL_TIMEOUT} s cap).\n\n")
-        f.write("| puzzle | " + " | ".join(names) + " | reasoner |\n|---" * (len(names) + 2) + "|\n")
+        f.write("| puzzle | " + " | ".join(names) + " | reasoner |\n" + "|---" * (len(names) + 2) + "|\n")
         for r in rows:
             cells = []
             for n in names:
@@ -150,7 +155,7 @@ def experiment_1_and_2(files):
                     solved[n] += 1
                     total[n] += g["positions_examined"]
                     cells.append(f"{g['steps']} / {g['positions_examined']}")
-                elif g.get("start_distance"):
+                elif g["status"] != "no_solution" and g.get("start_distance"):
                     cells.append(f"({progress(g):.2f})")
                 else:
                     cells.append(g["status"])
@@ -253,6 +258,11 @@ def experiment_4():
 
 def main():
     os.makedirs(OUT, exist_ok=True)
+    if os.environ.get("TABLES_ONLY") == "1":
+        # Redraw experiments 1 and 2 from their raw results, running nothing.
+        with open(os.path.join(OUT, "reasoner_vs_general.jsonl")) as f:
+            print(json.dumps(tables_1_and_2([json.loads(line) for line in f])))
+        return
     files = puzzles()
     if QUICK:
         files = files[::6]
