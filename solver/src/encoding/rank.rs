@@ -70,7 +70,9 @@ pub struct RankEncoding {
     bits: u32,
     /// Which arithmetic the rank needs: see [`Width`].
     width: Width,
-    /// Bits of the number of symbols: the headroom `M * count` needs.
+    /// Number of symbols (blocks and spaces) in every position.
+    length: usize,
+    /// Bits of `length`: the headroom `M * count` needs.
     length_bits: u32,
     /// `divisors[n]` divides exactly by n.
     divisors: Vec<ExactDivisor>,
@@ -162,6 +164,7 @@ impl RankEncoding {
             bound,
             bits,
             width,
+            length: length as usize,
             length_bits,
             divisors,
             remaining: counts,
@@ -198,7 +201,7 @@ impl RankEncoding {
 
     fn encode_u64(&mut self, state: &State) -> u64 {
         self.remaining.copy_from_slice(&self.counts);
-        let n = self.remaining.iter().sum::<u32>() as usize;
+        let n = self.length;
         self.rank_tail(state, 0, n, self.bound[0])
     }
 
@@ -206,8 +209,8 @@ impl RankEncoding {
     /// arithmetic with exact division by multiplication, no multi-word loops.
     fn encode_u128(&mut self, state: &State) -> u128 {
         self.remaining.copy_from_slice(&self.counts);
-        let n = self.remaining.iter().sum::<u32>() as usize;
-        let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        let n = self.length;
+        let m = words::low_u128(&self.bound);
         self.rank_tail(state, 0, n, m)
     }
 
@@ -244,7 +247,7 @@ impl RankEncoding {
     /// the rest of the board is ranked there.
     fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.remaining.iter().sum::<u32>() as u64;
+        let mut n = self.length as u64;
         let w = self.bound.len();
         self.m[..w].copy_from_slice(&self.bound);
         self.m[w] = 0;
@@ -252,7 +255,7 @@ impl RankEncoding {
         let mut significant = w;
         for k in 0..self.open.len() {
             if self.fits_u128(&self.m, significant) {
-                let m = self.m[0] as u128 | (self.m[1] as u128) << 64;
+                let m = words::low_u128(&self.m);
                 let tail = self.rank_tail(state, k, n as usize, m);
                 words::add(&mut self.rest, &[tail as u64, (tail >> 64) as u64]);
                 break;
@@ -316,15 +319,15 @@ impl RankEncoding {
     fn decode_u64(&mut self, rank: u64, state: &mut State) {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
-        let n = self.remaining.iter().sum::<u32>() as usize;
+        let n = self.length;
         self.unrank_tail(state, 0, n, self.bound[0], rank);
     }
 
     fn decode_u128(&mut self, rank: u128, state: &mut State) {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
-        let n = self.remaining.iter().sum::<u32>() as usize;
-        let m = self.bound[0] as u128 | (self.bound[1] as u128) << 64;
+        let n = self.length;
+        let m = words::low_u128(&self.bound);
         self.unrank_tail(state, 0, n, m, rank);
     }
 
@@ -366,7 +369,7 @@ impl RankEncoding {
     fn decode_wide(&mut self, key: &[u64], state: &mut State) {
         self.begin_fill(state);
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.remaining.iter().sum::<u32>() as u64;
+        let mut n = self.length as u64;
         let w = self.bound.len();
         self.m[..w].copy_from_slice(&self.bound);
         self.m[w] = 0;
@@ -382,8 +385,8 @@ impl RankEncoding {
                 break;
             }
             if self.fits_u128(&self.m, significant) {
-                let m = self.m[0] as u128 | (self.m[1] as u128) << 64;
-                let rank = self.rest[0] as u128 | (self.rest[1] as u128) << 64;
+                let m = words::low_u128(&self.m);
+                let rank = words::low_u128(&self.rest);
                 self.unrank_tail(state, cursor, n as usize, m, rank);
                 return;
             }
@@ -455,7 +458,7 @@ impl PositionEncoding for RankEncoding {
     fn decode(&mut self, key: &[u64], state: &mut State) {
         match self.width {
             Width::U64 => self.decode_u64(key[0], state),
-            Width::U128 => self.decode_u128(key[0] as u128 | (key[1] as u128) << 64, state),
+            Width::U128 => self.decode_u128(words::low_u128(key), state),
             Width::Words => self.decode_wide(key, state),
         }
     }

@@ -66,6 +66,12 @@ pub fn cmp(a: &[u64], b: &[u64]) -> Ordering {
     Ordering::Equal
 }
 
+/// The low two words as one `u128`.
+#[inline]
+pub fn low_u128(a: &[u64]) -> u128 {
+    a[0] as u128 | (a[1] as u128) << 64
+}
+
 /// Number of significant bits.
 pub fn bit_length(a: &[u64]) -> u32 {
     for (i, &w) in a.iter().enumerate().rev() {

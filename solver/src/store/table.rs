@@ -215,11 +215,13 @@ impl KeyTable {
     fn load_narrow(&self, slot: usize) -> u64 {
         let off = slot * self.slot_bytes;
         let w = u64::from_le_bytes(self.data[off..off + 8].try_into().expect("8 bytes"));
-        if self.slot_bytes == 8 {
-            w
-        } else {
-            w & ((1u64 << (8 * self.slot_bytes)) - 1)
-        }
+        w & self.narrow_mask()
+    }
+
+    /// The bits of a word that belong to a narrow slot.
+    #[inline]
+    fn narrow_mask(&self) -> u64 {
+        u64::MAX >> (64 - 8 * self.slot_bytes)
     }
 
     #[inline]
@@ -227,12 +229,8 @@ impl KeyTable {
         // Read-modify-write of a whole word (the padding keeps it in
         // bounds): no copy of variable length.
         let off = slot * self.slot_bytes;
+        let mask = self.narrow_mask();
         let word: &mut [u8; 8] = (&mut self.data[off..off + 8]).try_into().expect("8 bytes");
-        let mask = if self.slot_bytes == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * self.slot_bytes)) - 1
-        };
         let old = u64::from_le_bytes(*word);
         *word = ((old & !mask) | (value & mask)).to_le_bytes();
     }
