@@ -5,11 +5,10 @@
 
 mod common;
 
-use common::bundled_puzzles;
-use rand::{Rng, SeedableRng};
+use common::{bundled_collection, bundled_puzzles, random_walk};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use solver::encoding::{PackedEncoding, PositionEncoding, RankEncoding};
-use solver::formats::{self, ImportOptions};
 use solver::moves::{MoveGenerator, State};
 use solver::params::Metric;
 
@@ -22,45 +21,35 @@ fn rank_and_packed_round_trip_random_positions_of_every_bundled_puzzle() {
         files.len()
     );
     let mut rng = ChaCha8Rng::seed_from_u64(2010);
-    for file in files {
-        let puzzles = formats::load(file.to_str().unwrap(), None, &ImportOptions::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        for puzzle in puzzles {
-            let mut moves = MoveGenerator::new(&puzzle, Metric::Moves, &[]);
-            let mut rank = RankEncoding::new(&puzzle, moves.shapes());
-            let mut packed = PackedEncoding::new(&puzzle, &moves);
-            let mut state = State::new(&puzzle);
-            state.load(&puzzle.start, moves.shapes());
-            let mut list = Vec::new();
-            let mut decoded = state.clone();
-            let walk = if puzzle.instances() > 1000 { 20 } else { 200 };
-            for step in 0..walk {
-                for encoding in [&mut rank as &mut dyn Roundtrip, &mut packed] {
-                    let back = encoding.round_trip(&state, &mut decoded);
-                    assert_eq!(
-                        back.to_position(&puzzle),
-                        state.to_position(&puzzle),
-                        "{}: {} lost the position after {step} random moves",
-                        file.display(),
-                        encoding.label()
-                    );
-                    // The decoder's owner map must match its anchors.
-                    let mut rebuilt = back.clone();
-                    rebuilt.rebuild_owner(moves.shapes());
-                    assert_eq!(
-                        rebuilt.owner,
-                        back.owner,
-                        "{}: {} owner map",
-                        file.display(),
-                        encoding.label()
-                    );
-                }
-                moves.generate(&state, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let m = list[rng.gen_range(0..list.len())];
-                moves.apply(&mut state, m);
+    for (file, puzzle) in bundled_collection() {
+        let mut moves = MoveGenerator::new(&puzzle, Metric::Moves, &[]);
+        let mut rank = RankEncoding::new(&puzzle, moves.shapes());
+        let mut packed = PackedEncoding::new(&puzzle, &moves);
+        let mut decoded = State::new(&puzzle);
+        let steps = if puzzle.instances() > 1000 { 20 } else { 200 };
+        for (step, state) in random_walk(&puzzle, &mut moves, steps, &mut rng)
+            .iter()
+            .enumerate()
+        {
+            for encoding in [&mut rank as &mut dyn Roundtrip, &mut packed] {
+                let back = encoding.round_trip(state, &mut decoded);
+                assert_eq!(
+                    back.to_position(&puzzle),
+                    state.to_position(&puzzle),
+                    "{}: {} lost the position after {step} random moves",
+                    file.display(),
+                    encoding.label()
+                );
+                // The decoder's owner map must match its anchors.
+                let mut rebuilt = back.clone();
+                rebuilt.rebuild_owner(moves.shapes());
+                assert_eq!(
+                    rebuilt.owner,
+                    back.owner,
+                    "{}: {} owner map",
+                    file.display(),
+                    encoding.label()
+                );
             }
         }
     }

@@ -4,11 +4,10 @@
 
 mod common;
 
-use common::bundled_puzzles;
-use rand::{Rng, SeedableRng};
+use common::{bundled_collection, random_walk};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use solver::formats::{self, ImportOptions};
-use solver::moves::{MoveGenerator, State};
+use solver::moves::MoveGenerator;
 use solver::params::Metric;
 use solver::solution::Direction;
 
@@ -16,33 +15,23 @@ use solver::solution::Direction;
 fn every_block_that_can_step_is_next_to_a_space() {
     let mut rng = ChaCha8Rng::seed_from_u64(2010);
     let mut checked = 0;
-    for file in bundled_puzzles() {
-        let puzzles = formats::load(file.to_str().unwrap(), None, &ImportOptions::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        for puzzle in puzzles {
-            let mut moves = MoveGenerator::new(&puzzle, Metric::Steps, &[]);
-            let mut state = State::new(&puzzle);
-            state.load(&puzzle.start, moves.shapes());
-            let mut list = Vec::new();
-            let walk = if puzzle.instances() > 1000 { 5 } else { 100 };
-            for step in 0..walk {
-                let mut near = vec![false; puzzle.instances()];
-                moves.blocks_next_to_space(&state, |i| near[i] = true);
-                for (i, &offered) in near.iter().enumerate() {
-                    let steps = Direction::ALL.iter().any(|&d| moves.can_step(&state, i, d));
-                    assert!(
-                        offered || !steps,
-                        "{}: block {i} can step but was not offered after {step} moves",
-                        file.display()
-                    );
-                    checked += steps as usize;
-                }
-                moves.generate(&state, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let m = list[rng.gen_range(0..list.len())];
-                moves.apply(&mut state, m);
+    for (file, puzzle) in bundled_collection() {
+        let mut moves = MoveGenerator::new(&puzzle, Metric::Steps, &[]);
+        let steps = if puzzle.instances() > 1000 { 5 } else { 100 };
+        for (step, state) in random_walk(&puzzle, &mut moves, steps, &mut rng)
+            .iter()
+            .enumerate()
+        {
+            let mut near = vec![false; puzzle.instances()];
+            moves.blocks_next_to_space(state, |i| near[i] = true);
+            for (i, &offered) in near.iter().enumerate() {
+                let steps = Direction::ALL.iter().any(|&d| moves.can_step(state, i, d));
+                assert!(
+                    offered || !steps,
+                    "{}: block {i} can step but was not offered after {step} moves",
+                    file.display()
+                );
+                checked += steps as usize;
             }
         }
     }
