@@ -30,9 +30,9 @@ pub enum Command {
     Show(show::ShowArgs),
     /// Search for a solution (exit 0 solved, 1 no solution or limit reached, 2 bad input).
     Solve(solve::SolveArgs),
-    /// Count every position reachable from the start (exit 0 complete, 1 stopped by a limit).
-    /// Measure positions per second and bytes per position (markdown table).
+    /// Measure positions per second and bytes per position for each encoding and thread count (markdown table).
     Bench(bench::BenchArgs),
+    /// Count every position reachable from the start (exit 0 complete, 1 stopped by a limit).
     Count(count::CountArgs),
     /// Convert a puzzle or collection (--from FORMAT) to the native format on stdout.
     Import(import::ImportArgs),
@@ -123,4 +123,40 @@ pub fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, CommandFactory};
+
+    /// `solver --help` gives each subcommand its own line: a variant without
+    /// a doc comment would show the text of a struct flattened into it.
+    #[test]
+    fn every_subcommand_has_its_own_description() {
+        let flattened = super::PuzzleInput::augment_args(clap::Command::new("x"))
+            .get_about()
+            .map(|a| a.to_string());
+        assert_eq!(
+            flattened.as_deref(),
+            Some("Where a puzzle comes from: shared by every subcommand that reads one")
+        );
+        let cli = super::Cli::command();
+        let mut seen: Vec<String> = Vec::new();
+        for sub in cli.get_subcommands() {
+            let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+            assert!(!about.is_empty(), "{} has no description", sub.get_name());
+            assert_ne!(Some(&about), flattened.as_ref(), "{}", sub.get_name());
+            assert!(
+                !seen.contains(&about),
+                "{} repeats {about:?}",
+                sub.get_name()
+            );
+            seen.push(about);
+        }
+        assert_eq!(seen.len(), 7);
+        let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
+        assert!(count
+            .to_string()
+            .starts_with("Count every position reachable"));
+    }
 }
