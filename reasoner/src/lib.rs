@@ -14,6 +14,7 @@
 //! | [`params`]     | the parameter space, its distance, the forbidden regions |
 //! | [`plan`]       | which attempts run, decided by the seed and earlier outcomes only |
 //! | [`runner`]     | supervised solver processes: limits, timeouts, kill, JSON |
+//! | [`launch`]     | where attempts run: here, through Slurm's `srun`, or a command template |
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
 //! | [`report`]     | the report: text table and JSON |
 //!
@@ -24,6 +25,7 @@ pub mod casebase;
 pub mod cycle;
 pub mod error;
 pub mod features;
+pub mod launch;
 pub mod params;
 pub mod plan;
 pub mod report;

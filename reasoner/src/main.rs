@@ -13,6 +13,7 @@ use serde_json::json;
 
 use reasoner::casebase::{self, legacy, Case, CaseBase, FoundBy, Outcome, Provenance};
 use reasoner::cycle::{self, CycleConfig};
+use reasoner::launch;
 use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet, Resting};
 use reasoner::plan::SearchConfig;
 use reasoner::runner::{RunLimits, RunStatus, Runner};
@@ -47,8 +48,12 @@ struct SolverArg {
 }
 
 impl SolverArg {
+    fn path(&self) -> PathBuf {
+        self.solver.clone().unwrap_or_else(Runner::default_solver)
+    }
+
     fn runner(&self) -> Result<Runner, Error> {
-        Runner::new(self.solver.clone().unwrap_or_else(Runner::default_solver))
+        Runner::new(self.path())
     }
 }
 
@@ -83,9 +88,14 @@ struct SolveArgs {
     /// Skip the final unlimited attempt.
     #[arg(long)]
     no_final: bool,
-    /// Passed to the solver as --max-memory (e.g. 2G).
+    /// Passed to the solver as --max-memory (e.g. 2G), and to the launcher.
     #[arg(long, value_name = "BYTES")]
     max_memory: Option<String>,
+    /// Where attempts run: local, slurm (each attempt an `srun` job with its
+    /// memory and time limits), or a command template such as 'ssh node1 {args}'
+    /// (see reasoner/src/launch/template.rs for {name}, {mem_mb}, {time_s}).
+    #[arg(long, value_name = "HOW", default_value = "local")]
+    launcher: String,
     /// Similarity measure: thesis or extended (thesis + the solver's extra features).
     #[arg(long, default_value = "thesis")]
     similarity: String,
@@ -297,8 +307,24 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
         final_timeout: seconds(a.final_timeout, "--final-timeout")?,
         final_run: !a.no_final,
     };
-    let mut runner = a.solver.runner()?;
-    runner.max_memory = a.max_memory.clone();
+    let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
+    let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;
+    runner.max_memory = a
+        .max_memory
+        .as_deref()
+        .map(launch::parse_bytes)
+        .transpose()
+        .map_err(|e| Error::Usage(format!("--max-memory: {e}")))?;
+    runner.check_launch(&RunLimits {
+        max_positions: None,
+        timeout: config.attempt_timeout,
+    })?;
+    if config.final_run {
+        runner.check_launch(&RunLimits {
+            max_positions: None,
+            timeout: config.final_timeout,
+        })?;
+    }
     let mut report = cycle::run(Arc::new(runner), &a.puzzle, &cb, sim.as_ref(), &config).await?;
     if a.retain && report.status == RunStatus::Solved {
         report.retained = cycle::retain(&a.casebase, &a.puzzle, &report)?;

@@ -15,6 +15,8 @@
 //!   from one long-lived thread (a current-thread runtime).
 //! * The JSON is read whatever the exit code 0 or 1; unknown fields are
 //!   ignored. Nothing of an earlier run is ever reused for a later one.
+//! * Solve attempts start through a [`Launcher`] (here, `srun`, a command
+//!   template; see `launch/`); feature extraction always runs here.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -24,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::features::{self, FeatureReport};
+use crate::launch::{JobSpec, Launcher, Local};
 use crate::params::ParamSet;
 
 /// How one solver run ended.
@@ -138,23 +141,57 @@ enum RunError {
 #[derive(Debug)]
 pub struct Runner {
     solver: PathBuf,
-    /// Passed as `--max-memory` to every solve run.
-    pub max_memory: Option<String>,
+    /// Bytes, passed as `--max-memory` to every solve run and to the launcher.
+    pub max_memory: Option<u64>,
+    /// Where solve attempts run.
+    launcher: Box<dyn Launcher>,
     /// Scratch folder for solution files, removed when the runner is dropped.
     scratch: tempfile::TempDir,
 }
 
 impl Runner {
+    /// A runner that starts attempts on this machine.
     pub fn new(solver: PathBuf) -> Result<Runner, Error> {
+        Runner::with_launcher(solver, Box::new(Local))
+    }
+
+    /// A runner that starts attempts through `launcher`. For a launcher that
+    /// may run the solver elsewhere the scratch folder is made in the working
+    /// directory (shared by a cluster's nodes), else in the temporary folder.
+    pub fn with_launcher(solver: PathBuf, launcher: Box<dyn Launcher>) -> Result<Runner, Error> {
+        let parent = if launcher.remote() {
+            std::env::current_dir().map_err(|e| Error::io(".", e))?
+        } else {
+            std::env::temp_dir()
+        };
         let scratch = tempfile::Builder::new()
-            .prefix("reasoner-")
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+            .prefix(".reasoner-")
+            .tempdir_in(&parent)
+            .map_err(|e| Error::io(&parent, e))?;
         Ok(Runner {
             solver,
             max_memory: None,
+            launcher,
             scratch,
         })
+    }
+
+    /// Checks that the launcher can run an attempt with these limits, before
+    /// any runs (a template may need a limit that was not given).
+    pub fn check_launch(&self, limits: &RunLimits) -> Result<(), Error> {
+        let job = self.job_spec("check", limits);
+        self.launcher
+            .command_line(&self.solver, &[], &job)
+            .map(|_| ())
+            .map_err(Error::Usage)
+    }
+
+    fn job_spec<'a>(&self, name: &'a str, limits: &RunLimits) -> JobSpec<'a> {
+        JobSpec {
+            name,
+            memory: self.max_memory,
+            time: limits.timeout,
+        }
     }
 
     pub fn solver(&self) -> &Path {
@@ -177,7 +214,19 @@ impl Runner {
         PathBuf::from(name)
     }
 
-    fn not_started(&self, e: &std::io::Error) -> Error {
+    /// Why `program` (the solver, or the launcher's program) did not start.
+    fn not_started(&self, program: &str, e: &std::io::Error) -> Error {
+        if program != self.solver.display().to_string() {
+            let hint = if e.kind() == std::io::ErrorKind::NotFound {
+                "not found on PATH; install it, or choose another --launcher".to_string()
+            } else {
+                e.to_string()
+            };
+            return Error::Solver(format!(
+                "cannot start `{program}` for the {} launcher: {hint}",
+                self.launcher.name()
+            ));
+        }
         let hint = if e.kind() == std::io::ErrorKind::NotFound {
             "not found; build it with `cargo build --release --bins` or name it with --solver PATH"
                 .to_string()
@@ -190,9 +239,9 @@ impl Runner {
         ))
     }
 
-    async fn run(&self, args: &[String], timeout: Option<Duration>) -> Result<Finished, RunError> {
-        let mut cmd = tokio::process::Command::new(&self.solver);
-        cmd.args(args)
+    async fn run(&self, line: &[String], timeout: Option<Duration>) -> Result<Finished, RunError> {
+        let mut cmd = tokio::process::Command::new(&line[0]);
+        cmd.args(&line[1..])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -228,14 +277,15 @@ impl Runner {
         puzzle: &Path,
         timeout: Option<Duration>,
     ) -> Result<FeatureReport, Error> {
-        let args = vec![
+        let line = vec![
+            self.solver.display().to_string(),
             "features".to_string(),
             puzzle.display().to_string(),
             "--json".to_string(),
         ];
-        let done = match self.run(&args, timeout).await {
+        let done = match self.run(&line, timeout).await {
             Ok(d) => d,
-            Err(RunError::Spawn(e)) => return Err(self.not_started(&e)),
+            Err(RunError::Spawn(e)) => return Err(self.not_started(&line[0], &e)),
             Err(RunError::Wait(e)) => return Err(Error::Features(e.to_string())),
             Err(RunError::Timeout(t)) => {
                 return Err(Error::Features(format!(
@@ -285,20 +335,29 @@ impl Runner {
             args.push("--max-positions".to_string());
             args.push(n.to_string());
         }
-        if let Some(m) = &self.max_memory {
+        if let Some(m) = self.max_memory {
             args.push("--max-memory".to_string());
-            args.push(m.clone());
+            args.push(m.to_string());
         }
         args.push("--solution".to_string());
         args.push(solution_file.display().to_string());
-        tracing::debug!(solver = %self.solver.display(), args = %args.join(" "), "starting the solver");
+        let name = job_name(puzzle, tag);
+        let line =
+            match self
+                .launcher
+                .command_line(&self.solver, &args, &self.job_spec(&name, limits))
+            {
+                Ok(line) => line,
+                Err(e) => return AttemptResult::failed(e, 0),
+            };
+        tracing::debug!(launcher = self.launcher.name(), command = %line.join(" "), "starting the solver");
         let start = Instant::now();
-        let run = self.run(&args, limits.timeout).await;
+        let run = self.run(&line, limits.timeout).await;
         let elapsed_ms = start.elapsed().as_millis() as u64;
         let _ = std::fs::remove_file(&solution_file);
         let result = match run {
             Err(RunError::Spawn(e)) => {
-                AttemptResult::failed(self.not_started(&e).to_string(), elapsed_ms)
+                AttemptResult::failed(self.not_started(&line[0], &e).to_string(), elapsed_ms)
             }
             Err(RunError::Wait(e)) => {
                 AttemptResult::failed(format!("waiting for the solver: {e}"), elapsed_ms)
@@ -322,6 +381,15 @@ impl Runner {
         );
         result
     }
+}
+
+/// The scheduler's name of an attempt: `reasoner-STEM-TAG`.
+fn job_name(puzzle: &Path, tag: usize) -> String {
+    let stem = puzzle
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("reasoner-{stem}-{tag}")
 }
 
 /// Reads a finished solve run.
@@ -356,7 +424,10 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         Err(e) => {
             let shown: String = text.trim().chars().take(80).collect();
             return AttemptResult::failed(
-                format!("the solver's output is not the expected JSON ({e}): {shown:?}"),
+                format!(
+                    "the solver's output is not the expected JSON ({e}): {shown:?}{}",
+                    tail(&done.stderr)
+                ),
                 elapsed_ms,
             );
         }

@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 mod reasoner_common;
-use reasoner_common::{attempts, json_of, s, Scratch};
+use reasoner_common::{assert_solution_replays, attempts, json_of, s, Scratch};
 
 fn puzzle(rel: &str) -> String {
     end_to_end::workspace_root()
@@ -91,25 +91,7 @@ fn classic_klotski_is_solved_retained_and_then_reused() {
     let name = v["retained"]["case"].as_str().unwrap().to_string();
 
     // The solution replays in the independent verifier.
-    let moves: Vec<&str> = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
-    assert!(!moves.is_empty());
-    let file = dir.path("solution.txt");
-    std::fs::write(&file, moves.join("\n") + "\n").unwrap();
-    let verify = Command::new(end_to_end::solver_bin())
-        .args(["verify", &classic, s(&file)])
-        .output()
-        .unwrap();
-    assert!(
-        verify.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&verify.stdout),
-        String::from_utf8_lossy(&verify.stderr)
-    );
+    assert_solution_replays(&dir, &classic, &v);
 
     // The new case is ranked first for the same puzzle, at distance 0.
     let r = json_of(&reasoner(&[

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
@@ -61,4 +61,29 @@ pub fn attempts(report: &Value) -> Vec<Value> {
             a
         })
         .collect()
+}
+
+/// Asserts that a report's solution replays in the solver's independent
+/// verifier (`solver verify PUZZLE FILE`, run from the workspace root).
+pub fn assert_solution_replays(dir: &Scratch, puzzle: &str, report: &Value) {
+    let moves: Vec<&str> = report["solution"]
+        .as_array()
+        .expect("the report has a solution")
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(!moves.is_empty());
+    let file = dir.path("solution.txt");
+    std::fs::write(&file, moves.join("\n") + "\n").unwrap();
+    let verify = Command::new(end_to_end::solver_bin())
+        .args(["verify", puzzle, s(&file)])
+        .current_dir(end_to_end::workspace_root())
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&verify.stdout),
+        String::from_utf8_lossy(&verify.stderr)
+    );
 }
