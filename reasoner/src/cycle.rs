@@ -312,15 +312,7 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
         .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
     let retained = match existing {
         Some(case) => {
-            let better = match (
-                winner.result.positions_examined,
-                case.outcome.positions_examined,
-            ) {
-                (Some(new), Some(old)) => new < old,
-                (Some(_), None) => true,
-                _ => false,
-            };
-            if !better {
+            if !casebase::merge::better(&outcome, &case.outcome) {
                 return Ok(Some(Retained {
                     case: case.name.clone(),
                     action: "kept",

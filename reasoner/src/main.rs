@@ -151,6 +151,16 @@ enum CaseBaseCommand {
     Add(AddArgs),
     /// Remove a case.
     Remove { file: PathBuf, name: String },
+    /// Merge case bases into one: one case per puzzle (by its file's SHA-256),
+    /// the one solved with the fewest positions; the same result for any input order.
+    Merge {
+        /// Case-base files to merge.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The merged case base (written atomically; may be one of the inputs).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+    },
     /// Import the thesis's text case base (§7.2.1) into a TOML case base.
     Import {
         /// Legacy case-base file (`!`-separated sections, `!!` at the end).
@@ -494,8 +504,29 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             println!("imported {n} cases into {}", into.display());
             Ok(0)
         }
+        CaseBaseCommand::Merge { inputs, output } => merge(&inputs, &output),
         CaseBaseCommand::Add(a) => add(a).await,
     }
+}
+
+fn merge(inputs: &[PathBuf], output: &Path) -> Result<i32, Error> {
+    let bases = inputs
+        .iter()
+        .map(|p| casebase::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = casebase::merge::merge(&bases);
+    casebase::save(output, &merged.casebase)?;
+    println!(
+        "merged {} cases from {} case bases into {}: {} cases, {} dropped for a better case \
+         of the same puzzle, {} renamed",
+        merged.read,
+        inputs.len(),
+        output.display(),
+        merged.casebase.cases.len(),
+        merged.dropped,
+        merged.renamed
+    );
+    Ok(0)
 }
 
 fn missing_case(file: &Path, name: &str) -> Error {

@@ -3,6 +3,7 @@
 //! saved by atomic replacement so that it is never half-written.
 
 pub mod legacy;
+pub mod merge;
 pub mod schema;
 
 use std::io::Write;

@@ -1,0 +1,201 @@
+//! Merging case bases, e.g. the retained cases of a Slurm job array's tasks
+//! (`reasoner casebase merge A.toml B.toml ... -o OUT`).
+//!
+//! * One case per puzzle: cases are the same puzzle when their
+//!   `provenance.sha256` (the puzzle file's hash) is equal; cases without a
+//!   hash (imported from the thesis's format) are the same when their names
+//!   are.
+//! * Of the cases of one puzzle the better is kept ([`better`]): the one whose
+//!   parameters solved it examining fewer positions (unknown counts as more),
+//!   then the shorter solution in steps, then in moves. Further ties are broken
+//!   by the case's full text, so the choice never depends on input order.
+//! * The result is sorted by case name; two different puzzles with the same
+//!   name keep it apart with ` (2)`, ` (3)`... in hash order.
+//!
+//! The same inputs in any order therefore give the same file.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Case, CaseBase, Outcome};
+
+/// What a merge did, for the summary line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    pub casebase: CaseBase,
+    /// Cases read from all inputs.
+    pub read: usize,
+    /// Cases dropped because a better case of the same puzzle was kept.
+    pub dropped: usize,
+    /// Cases renamed because another puzzle's case had the same name.
+    pub renamed: usize,
+}
+
+/// Whether the outcome `new` is strictly better than `old`: fewer positions
+/// examined (unknown counts as more), then fewer steps, then fewer moves.
+pub fn better(new: &Outcome, old: &Outcome) -> bool {
+    effort(new) < effort(old)
+}
+
+fn effort(o: &Outcome) -> (u64, u64, u64) {
+    let or_max = |v: Option<u64>| v.unwrap_or(u64::MAX);
+    (
+        or_max(o.positions_examined),
+        or_max(o.steps),
+        or_max(o.moves),
+    )
+}
+
+/// A total order, best first: [`better`], then the case's text.
+fn order(a: &Case, b: &Case) -> Ordering {
+    effort(&a.outcome)
+        .cmp(&effort(&b.outcome))
+        .then_with(|| case_text(a).cmp(&case_text(b)))
+}
+
+fn case_text(c: &Case) -> String {
+    toml::to_string(c).unwrap_or_default()
+}
+
+/// Which puzzle a case is about.
+fn puzzle_key(c: &Case) -> String {
+    match &c.provenance.sha256 {
+        Some(h) => format!("sha256:{h}"),
+        None => format!("name:{}", c.name),
+    }
+}
+
+/// Merges case bases as described in the module documentation.
+pub fn merge(bases: &[CaseBase]) -> Merged {
+    let read = bases.iter().map(|b| b.cases.len()).sum();
+    let mut best: BTreeMap<String, &Case> = BTreeMap::new();
+    for case in bases.iter().flat_map(|b| &b.cases) {
+        best.entry(puzzle_key(case))
+            .and_modify(|kept| {
+                if order(case, kept) == Ordering::Less {
+                    *kept = case;
+                }
+            })
+            .or_insert(case);
+    }
+    let dropped = read - best.len();
+    let mut kept: Vec<(String, Case)> = best
+        .into_iter()
+        .map(|(key, case)| (key, case.clone()))
+        .collect();
+    kept.sort_by(|(ka, a), (kb, b)| a.name.cmp(&b.name).then_with(|| ka.cmp(kb)));
+    // Every name given in the inputs stays taken, so a suffix never lands on
+    // the name of another kept case.
+    let mut taken: BTreeSet<String> = kept.iter().map(|(_, c)| c.name.clone()).collect();
+    let mut merged = CaseBase::new();
+    let mut renamed = 0;
+    for (_, mut case) in kept {
+        if merged.find(&case.name).is_some() {
+            let base = case.name.clone();
+            let mut k = 2;
+            while taken.contains(&format!("{base} ({k})")) {
+                k += 1;
+            }
+            case.name = format!("{base} ({k})");
+            taken.insert(case.name.clone());
+            renamed += 1;
+        }
+        merged.cases.push(case);
+    }
+    merged.cases.sort_by(|a, b| a.name.cmp(&b.name));
+    Merged {
+        casebase: merged,
+        read,
+        dropped,
+        renamed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::casebase::tests::case;
+
+    fn solved(name: &str, hash: char, positions: Option<u64>, steps: u64) -> Case {
+        let mut c = case(name);
+        c.provenance.sha256 = Some(hash.to_string().repeat(64));
+        c.outcome.positions_examined = positions;
+        c.outcome.steps = Some(steps);
+        c
+    }
+
+    fn base(cases: Vec<Case>) -> CaseBase {
+        CaseBase {
+            cases,
+            ..CaseBase::new()
+        }
+    }
+
+    #[test]
+    fn keeps_one_case_per_puzzle_the_one_with_fewer_positions() {
+        let a = base(vec![
+            solved("klotski", 'a', Some(900), 116),
+            solved("century", 'b', Some(50), 131),
+        ]);
+        let b = base(vec![
+            solved("klotski again", 'a', Some(400), 140),
+            solved("century", 'b', None, 100),
+            solved("rush", 'c', Some(7), 20),
+        ]);
+        let m = merge(&[a.clone(), b.clone()]);
+        let names: Vec<&str> = m.casebase.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["century", "klotski again", "rush"]);
+        assert_eq!(m.casebase.cases[0].outcome.positions_examined, Some(50));
+        assert_eq!(m.casebase.cases[1].outcome.positions_examined, Some(400));
+        assert_eq!((m.read, m.dropped, m.renamed), (5, 2, 0));
+        // Any order of the inputs gives the same case base.
+        assert_eq!(merge(&[b, a]).casebase, m.casebase);
+    }
+
+    #[test]
+    fn ties_go_to_fewer_steps_and_never_to_input_order() {
+        let long = solved("x", 'a', Some(10), 90);
+        let short = solved("x short", 'a', Some(10), 80);
+        let m = merge(&[base(vec![long.clone()]), base(vec![short.clone()])]);
+        assert_eq!(m.casebase.cases[0].name, "x short");
+        let mut twin = short.clone();
+        twin.comment = Some("same effort, other text".to_string());
+        let one = merge(&[base(vec![short.clone()]), base(vec![twin.clone()])]);
+        let two = merge(&[base(vec![twin]), base(vec![short])]);
+        assert_eq!(one.casebase, two.casebase);
+        assert_eq!(one.casebase.cases.len(), 1);
+    }
+
+    #[test]
+    fn different_puzzles_with_one_name_are_kept_apart() {
+        let m = merge(&[
+            base(vec![solved("level", 'b', Some(5), 1)]),
+            base(vec![
+                solved("level", 'a', Some(9), 1),
+                solved("level (2)", 'c', Some(1), 1),
+            ]),
+        ]);
+        let names: Vec<&str> = m.casebase.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["level", "level (2)", "level (3)"]);
+        assert_eq!(m.renamed, 1);
+        // Cases without a hash are told apart by name.
+        let mut x = case("imported");
+        x.provenance.sha256 = None;
+        let m = merge(&[base(vec![x.clone()]), base(vec![x])]);
+        assert_eq!((m.casebase.cases.len(), m.dropped), (1, 1));
+    }
+
+    #[test]
+    fn better_means_fewer_positions_then_steps() {
+        let o = |p: Option<u64>, s: u64| Outcome {
+            positions_examined: p,
+            steps: Some(s),
+            ..case("o").outcome
+        };
+        assert!(better(&o(Some(5), 9), &o(Some(6), 1)));
+        assert!(better(&o(Some(5), 9), &o(None, 1)));
+        assert!(better(&o(Some(5), 8), &o(Some(5), 9)));
+        assert!(!better(&o(Some(5), 9), &o(Some(5), 9)));
+        assert!(!better(&o(None, 1), &o(Some(6), 9)));
+    }
+}
