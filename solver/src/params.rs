@@ -115,3 +115,179 @@ pub struct Limits {
     pub max_memory: Option<u64>,
     pub time_limit_seconds: Option<f64>,
 }
+
+/// The values a numeric flag accepts, both ends included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ValueRange {
+    /// A whole number.
+    Whole { min: u64, max: u64 },
+    /// A finite real number (not NaN, not infinite).
+    Real { min: f64, max: f64 },
+    /// A byte count, plain or with a suffix K, M, G or T (powers of 1024).
+    Bytes { min: u64, max: u64 },
+}
+
+/// How many values one use of a flag carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    One,
+    /// Exactly this many, separated by commas (`--h2 A,B,C`).
+    Exactly(usize),
+    /// One or more, separated by commas (`bench --threads 1,2`).
+    List,
+}
+
+/// One numeric flag of `solver`: its name, where it applies, the values it
+/// accepts and what it means. [`NUMERIC_FLAGS`] is the one declaration the
+/// command line's value parsers and the documentation's range table derive from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumericFlag {
+    /// The long flag without its dashes.
+    pub name: &'static str,
+    /// The subcommands that take it.
+    pub commands: &'static str,
+    pub arity: Arity,
+    pub range: ValueRange,
+    pub meaning: &'static str,
+}
+
+const GIB: u64 = 1 << 30;
+const TIB: u64 = 1 << 40;
+
+/// Every numeric flag of `solver` with its valid range. Values outside are
+/// refused when the command line is read (exit 2, naming flag and range);
+/// the upper ends keep every valid value from panicking, overflowing or
+/// allocating in proportion to the value.
+pub const NUMERIC_FLAGS: &[NumericFlag] = &[
+    NumericFlag {
+        name: "weight",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Real { min: 0.0, max: 1e6 },
+        meaning: "weight W on the heuristic: f = g + W*h",
+    },
+    NumericFlag {
+        name: "h2",
+        commands: "solve, count",
+        arity: Arity::Exactly(3),
+        range: ValueRange::Real { min: 0.0, max: 1e6 },
+        meaning: "h2's weights A,B,C (each in the range)",
+    },
+    NumericFlag {
+        name: "ida-limit",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u32::MAX as u64,
+        },
+        meaning: "IDA*'s first f bound",
+    },
+    NumericFlag {
+        name: "space-value",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        meaning: "space-value cutoff",
+    },
+    NumericFlag {
+        name: "threads",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole { min: 1, max: 256 },
+        meaning: "worker threads (BFS)",
+    },
+    NumericFlag {
+        name: "max-positions",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 1,
+            max: u64::MAX,
+        },
+        meaning: "stop after examining N positions",
+    },
+    NumericFlag {
+        name: "max-memory",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Bytes {
+            min: 1 << 20,
+            max: 1024 * TIB,
+        },
+        meaning: "stop before the search holds more bytes",
+    },
+    NumericFlag {
+        name: "time-limit",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Real { min: 0.0, max: 1e9 },
+        meaning: "stop after S seconds",
+    },
+    NumericFlag {
+        name: "budget-bytes",
+        commands: "features",
+        arity: Arity::One,
+        range: ValueRange::Bytes {
+            min: 0,
+            max: 64 * GIB,
+        },
+        meaning: "bytes of positions the features' BFS may store",
+    },
+    NumericFlag {
+        name: "budget-work",
+        commands: "features",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        meaning: "work units the features' BFS may use",
+    },
+    NumericFlag {
+        name: "packing-calls",
+        commands: "features",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        meaning: "recursive calls of the packing bound",
+    },
+    NumericFlag {
+        name: "threads",
+        commands: "bench",
+        arity: Arity::List,
+        range: ValueRange::Whole { min: 1, max: 256 },
+        meaning: "thread counts to measure",
+    },
+    NumericFlag {
+        name: "repeat",
+        commands: "bench",
+        arity: Arity::One,
+        range: ValueRange::Whole { min: 1, max: 1000 },
+        meaning: "runs per configuration",
+    },
+    NumericFlag {
+        name: "width",
+        commands: "show, solve, count, verify, features, import",
+        arity: Arity::One,
+        // The board's largest side (model::MAX_SIDE).
+        range: ValueRange::Whole { min: 1, max: 128 },
+        meaning: "board width for --from tiles",
+    },
+];
+
+/// The declaration of flag `name` as `command` takes it.
+///
+/// # Panics
+/// When the table has no such flag: a programming error caught by every test.
+pub fn numeric_flag(command: &str, name: &str) -> &'static NumericFlag {
+    NUMERIC_FLAGS
+        .iter()
+        .find(|f| f.name == name && f.commands.contains(command))
+        .unwrap_or_else(|| panic!("no numeric flag --{name} for {command} in NUMERIC_FLAGS"))
+}

@@ -165,3 +165,12 @@ mod tests {
         assert!(newer_source(&gone, changed).is_some());
     }
 }
+
+/// Runs the built `solver` with `args` in the workspace root and waits for it.
+pub fn run_solver(args: &[&str]) -> std::process::Output {
+    Command::new(solver_bin())
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the solver binary runs")
+}

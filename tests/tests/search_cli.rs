@@ -4,17 +4,13 @@
 //! `solver verify`.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-use end_to_end::{dev_puzzles, solver_bin, workspace_root};
+use end_to_end::{dev_puzzles, run_solver};
 use serde_json::Value;
 
 fn solver(args: &[&str]) -> Output {
-    Command::new(solver_bin())
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("solver runs")
+    run_solver(args)
 }
 
 /// Runs `solver` and parses every JSON line it printed.

@@ -5,6 +5,7 @@
 
 use clap::Args;
 
+use super::ranged::{whole, whole_list, WholeList};
 use super::Failure;
 use crate::formats::{self, ImportOptions};
 use crate::params::{EncodingKind, Limits, SearchParams};
@@ -15,13 +16,13 @@ pub struct BenchArgs {
     /// Puzzle files (default: every file in puzzles/bench/).
     pub puzzles: Vec<String>,
     /// Thread counts to measure, e.g. `1,2`.
-    #[arg(long, default_value = "1,2", value_name = "N,N")]
-    pub threads: String,
+    #[arg(long, default_value = "1,2", value_name = "N,N", allow_hyphen_values = true, value_parser = whole_list("bench", "threads"))]
+    pub threads: WholeList,
     /// Encodings to measure.
     #[arg(long, default_value = "rank,packed", value_name = "E,E")]
     pub encodings: String,
     /// Runs per configuration; the fastest is reported.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<usize>("bench", "repeat"))]
     pub repeat: usize,
 }
 
@@ -39,17 +40,6 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             .collect();
         files.sort();
     }
-    let threads: Vec<usize> = args
-        .threads
-        .split(',')
-        .map(|t| t.trim().parse().ok().filter(|&n| n > 0))
-        .collect::<Option<_>>()
-        .ok_or_else(|| {
-            Failure::input(format!(
-                "--threads: expected numbers like 1,2, got '{}'",
-                args.threads
-            ))
-        })?;
     let encodings: Vec<EncodingKind> = args
         .encodings
         .split(',')
@@ -70,14 +60,14 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
         for puzzle in &puzzles {
             let name = puzzle.name.clone().unwrap_or_else(|| file.clone());
             for &encoding in &encodings {
-                for &t in &threads {
+                for &t in &args.threads.0 {
                     let params = SearchParams {
                         encoding,
-                        threads: t,
+                        threads: t as usize,
                         ..SearchParams::default()
                     };
                     let mut best: Option<count::Count> = None;
-                    for _ in 0..args.repeat.max(1) {
+                    for _ in 0..args.repeat {
                         let c = count::reachable(
                             puzzle,
                             &params,

@@ -25,8 +25,8 @@ pub struct CountArgs {
 
 pub fn run(args: &CountArgs) -> Result<i32, Failure> {
     let puzzles = args.input.load()?;
-    let params = args.search.params()?;
-    let limits = args.limits.limits()?;
+    let params = args.search.params();
+    let limits = args.limits.limits();
     let mut code = 0;
     for p in &puzzles {
         let c = count::reachable(p, &params, &limits, Progress::new(args.quiet))

@@ -8,7 +8,7 @@ use std::io::Write;
 
 use clap::Args;
 
-use super::search_args::parse_bytes;
+use super::ranged::whole;
 use super::{Failure, PuzzleInput};
 use crate::features::{extract, FeatureOptions};
 
@@ -21,27 +21,24 @@ pub struct FeaturesArgs {
     pub json: bool,
     /// Bytes of stored positions the breadth-first search may use (suffixes
     /// K, M, G); each position counts its key's bytes.
-    #[arg(long, value_name = "BYTES", default_value = "1M")]
-    pub budget_bytes: String,
+    #[arg(long, value_name = "BYTES", default_value = "1M",
+          allow_negative_numbers = true, value_parser = whole::<u64>("features", "budget-bytes"))]
+    pub budget_bytes: u64,
     /// Work units the breadth-first search may use (cells its encoding scans
     /// per position); keeps large boards fast.
-    #[arg(long, value_name = "N", default_value_t = FeatureOptions::default().budget_work)]
+    #[arg(long, value_name = "N", default_value_t = FeatureOptions::default().budget_work,
+          allow_negative_numbers = true, value_parser = whole::<u64>("features", "budget-work"))]
     pub budget_work: u64,
     /// Recursive calls the packing-bound count may make before falling back
     /// to the combinatorial bound.
-    #[arg(long, value_name = "N", default_value_t = FeatureOptions::default().packing_calls)]
+    #[arg(long, value_name = "N", default_value_t = FeatureOptions::default().packing_calls,
+          allow_negative_numbers = true, value_parser = whole::<u64>("features", "packing-calls"))]
     pub packing_calls: u64,
 }
 
 pub fn run(args: &FeaturesArgs) -> Result<i32, Failure> {
-    let budget_bytes = parse_bytes(&args.budget_bytes).map_err(|_| {
-        Failure::input(format!(
-            "--budget-bytes: cannot read '{}' (use e.g. 1048576, 512K or 1M)",
-            args.budget_bytes
-        ))
-    })?;
     let options = FeatureOptions {
-        budget_bytes,
+        budget_bytes: args.budget_bytes,
         budget_work: args.budget_work,
         packing_calls: args.packing_calls,
     };

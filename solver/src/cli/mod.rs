@@ -11,6 +11,7 @@ pub mod bench;
 pub mod count;
 pub mod features;
 pub mod import;
+pub mod ranged;
 pub mod search_args;
 pub mod show;
 pub mod solve;
@@ -51,7 +52,7 @@ pub struct PuzzleInput {
     #[arg(long = "from", value_enum)]
     pub from: Option<Format>,
     /// Board width for `--from tiles` when the tile count is not a square.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = ranged::whole::<usize>("import", "width"))]
     pub width: Option<usize>,
     /// `--from tiles`: the goal has the blank last instead of first.
     #[arg(long)]

@@ -33,8 +33,8 @@ pub struct SolveArgs {
 
 pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     let puzzles = args.input.load()?;
-    let params = args.search.params()?;
-    let limits = args.limits.limits()?;
+    let params = args.search.params();
+    let limits = args.limits.limits();
     let many = puzzles.len() > 1;
     let mut code = 0;
     for (index, puzzle) in puzzles.iter().enumerate() {
