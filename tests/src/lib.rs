@@ -121,6 +121,15 @@ pub fn solver_bin() -> PathBuf {
     built_binary("solver")
 }
 
+/// Runs the built `solver` with `args` in the workspace root and waits for it.
+pub fn run_solver(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(solver_bin())
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the solver binary runs")
+}
+
 /// The `reasoner` binary Cargo built for this test run.
 pub fn reasoner_bin() -> PathBuf {
     built_binary("reasoner")
@@ -164,13 +173,4 @@ mod tests {
         let gone = format!("bin: {}/no-such-file.rs\n", env!("CARGO_MANIFEST_DIR"));
         assert!(newer_source(&gone, changed).is_some());
     }
-}
-
-/// Runs the built `solver` with `args` in the workspace root and waits for it.
-pub fn run_solver(args: &[&str]) -> std::process::Output {
-    Command::new(solver_bin())
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("the solver binary runs")
 }
