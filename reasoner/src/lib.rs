@@ -15,6 +15,7 @@
 //! | [`plan`]       | which attempts run, decided by the seed and earlier outcomes only |
 //! | [`runner`]     | supervised solver processes: limits, timeouts, kill, JSON |
 //! | [`launch`]     | where attempts run: here, through Slurm's `srun`, or a command template |
+//! | [`verify`]     | claimed solutions replayed by `solver verify` before they count |
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
 //! | [`report`]     | the report: text table and JSON |
 //!
@@ -31,5 +32,6 @@ pub mod plan;
 pub mod report;
 pub mod runner;
 pub mod similarity;
+pub mod verify;
 
 pub use error::Error;

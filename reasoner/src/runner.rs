@@ -17,6 +17,11 @@
 //!   ignored. Nothing of an earlier run is ever reused for a later one.
 //! * Solve attempts start through a [`Launcher`] (here, `srun`, a command
 //!   template; see `launch/`); feature extraction always runs here.
+//! * A claimed solution is replayed by `solver verify` (see `verify.rs`),
+//!   run here, before the result leaves the runner.
+//! * Each process leads its own process group, killed as a whole when the
+//!   process ends or is cancelled, so leftover children holding its stdout
+//!   are never waited for (see `runner/group.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -28,6 +33,8 @@ use crate::error::Error;
 use crate::features::{self, FeatureReport};
 use crate::launch::{JobSpec, Launcher, Local};
 use crate::params::ParamSet;
+
+mod group;
 
 /// How one solver run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,18 +127,21 @@ enum JsonStatus {
     LimitReached,
 }
 
-enum Exit {
+/// How a solver process ended.
+pub(crate) enum Exit {
     Code(i32),
     Signal(i32),
 }
 
-struct Finished {
-    exit: Exit,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
+/// A finished solver process and what it printed.
+pub(crate) struct Finished {
+    pub(crate) exit: Exit,
+    pub(crate) stdout: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
 }
 
-enum RunError {
+/// Why a solver process gave no [`Finished`].
+pub(crate) enum RunError {
     Spawn(std::io::Error),
     Wait(std::io::Error),
     Timeout(Duration),
@@ -239,35 +249,35 @@ impl Runner {
         ))
     }
 
-    async fn run(&self, line: &[String], timeout: Option<Duration>) -> Result<Finished, RunError> {
+    /// A file in the runner's scratch folder.
+    pub(crate) fn scratch_file(&self, name: &str) -> PathBuf {
+        self.scratch.path().join(name)
+    }
+
+    /// Builds the process of one command line (program first): the one place
+    /// where a process is described. It leads its own process group, so that
+    /// the group (the solver and anything it started) can be killed as one.
+    fn command(line: &[String]) -> tokio::process::Command {
         let mut cmd = tokio::process::Command::new(&line[0]);
         cmd.args(&line[1..])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true);
+            .kill_on_drop(true)
+            .process_group(0);
         die_with_parent(&mut cmd);
-        let child = cmd.spawn().map_err(RunError::Spawn)?;
-        let wait = child.wait_with_output();
-        let output = match timeout {
-            // Dropping `wait` on timeout drops the child, which kills it.
-            Some(t) => tokio::time::timeout(t, wait)
-                .await
-                .map_err(|_| RunError::Timeout(t))?,
-            None => wait.await,
-        }
-        .map_err(RunError::Wait)?;
-        use std::os::unix::process::ExitStatusExt;
-        let exit = match (output.status.code(), output.status.signal()) {
-            (Some(c), _) => Exit::Code(c),
-            (None, Some(s)) => Exit::Signal(s),
-            (None, None) => Exit::Code(-1),
-        };
-        Ok(Finished {
-            exit,
-            stdout: output.stdout,
-            stderr: output.stderr,
-        })
+        cmd
+    }
+
+    /// Runs a command line to its end (or `timeout`) and collects what it
+    /// printed.
+    pub(crate) async fn run(
+        &self,
+        line: &[String],
+        timeout: Option<Duration>,
+    ) -> Result<Finished, RunError> {
+        let child = Self::command(line).spawn().map_err(RunError::Spawn)?;
+        group::collect(child, timeout).await
     }
 
     /// Runs `solver features PUZZLE --json`. Any failure is an error: the
@@ -315,7 +325,8 @@ impl Runner {
     }
 
     /// Runs `solver solve` with these parameters and limits; `tag` names the
-    /// attempt's solution file. Never fails: every problem is a failed result.
+    /// attempt's solution file. Never fails: every problem is a failed result,
+    /// and so is a claimed solution that `solver verify` does not confirm.
     pub async fn solve(
         &self,
         puzzle: &Path,
@@ -369,7 +380,10 @@ impl Runner {
                 ),
                 elapsed_ms,
             ),
-            Ok(done) => interpret(done, elapsed_ms),
+            Ok(done) => {
+                let claim = interpret(done, elapsed_ms);
+                self.check_claim(puzzle, claim, tag, limits.timeout).await
+            }
         };
         tracing::info!(
             status = result.status.name(),
@@ -460,7 +474,7 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
 }
 
 /// The last lines of a child's stderr, for messages.
-fn tail(stderr: &[u8]) -> String {
+pub(crate) fn tail(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.is_empty() {

@@ -1,6 +1,8 @@
 //! Helpers shared by the reasoner's end-to-end tests.
 #![allow(dead_code)]
 
+pub mod standin;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
