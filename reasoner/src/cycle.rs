@@ -266,7 +266,8 @@ async fn run_wave(
 
 /// Step 6: makes the solved puzzle a case of the case base at `path`, or
 /// updates its case (same puzzle content) when the new parameters needed
-/// fewer positions. The file is re-read just before and replaced atomically.
+/// fewer positions. The file is re-read, changed and replaced atomically
+/// under its lock (see `casebase::lock`).
 pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Retained>, Error> {
     let Some(index) = report.solved_by else {
         return Ok(None);
@@ -294,7 +295,6 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
         _ => FoundBy::ProximitySearch,
     };
     let sha256 = casebase::sha256_file(puzzle)?;
-    let mut cb = casebase::load_or_new(path)?;
     let outcome = Outcome {
         steps: winner.result.steps,
         moves: winner.result.moves,
@@ -306,53 +306,57 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
         puzzle: Some(puzzle.display().to_string()),
         sha256: Some(sha256.clone()),
     };
-    let existing = cb
-        .cases
-        .iter_mut()
-        .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
-    let retained = match existing {
-        Some(case) => {
-            if !casebase::merge::better(&outcome, &case.outcome) {
-                return Ok(Some(Retained {
+    // Re-read, merged and written under the case base's lock: a case another
+    // reasoner added meanwhile is kept.
+    let retained = casebase::update(path, |cb| {
+        let existing = cb
+            .cases
+            .iter_mut()
+            .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
+        let retained = match existing {
+            Some(case) => {
+                if !casebase::merge::better(&outcome, &case.outcome) {
+                    return Ok(Retained {
+                        case: case.name.clone(),
+                        action: "kept",
+                    });
+                }
+                case.params = winner.params.clone();
+                case.outcome = outcome;
+                case.features = report.features.clone();
+                case.provenance = provenance;
+                Retained {
                     case: case.name.clone(),
-                    action: "kept",
-                }));
+                    action: "updated",
+                }
             }
-            case.params = winner.params.clone();
-            case.outcome = outcome;
-            case.features = report.features.clone();
-            case.provenance = provenance;
-            Retained {
-                case: case.name.clone(),
-                action: "updated",
+            None => {
+                let base = report
+                    .name
+                    .clone()
+                    .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                    .unwrap_or_else(|| "puzzle".to_string());
+                let mut name = base.clone();
+                let mut k = 2;
+                while cb.find(&name).is_some() {
+                    name = format!("{base} ({k})");
+                    k += 1;
+                }
+                cb.cases.push(Case {
+                    name: name.clone(),
+                    comment: None,
+                    provenance,
+                    features: report.features.clone(),
+                    params: winner.params.clone(),
+                    outcome,
+                });
+                Retained {
+                    case: name,
+                    action: "added",
+                }
             }
-        }
-        None => {
-            let base = report
-                .name
-                .clone()
-                .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
-                .unwrap_or_else(|| "puzzle".to_string());
-            let mut name = base.clone();
-            let mut k = 2;
-            while cb.find(&name).is_some() {
-                name = format!("{base} ({k})");
-                k += 1;
-            }
-            cb.cases.push(Case {
-                name: name.clone(),
-                comment: None,
-                provenance,
-                features: report.features.clone(),
-                params: winner.params.clone(),
-                outcome,
-            });
-            Retained {
-                case: name,
-                action: "added",
-            }
-        }
-    };
-    casebase::save(path, &cb)?;
+        };
+        Ok(retained)
+    })?;
     Ok(Some(retained))
 }

@@ -288,6 +288,8 @@ fn seconds(s: Option<f64>, flag: &str) -> Result<Option<Duration>, Error> {
 async fn solve(a: SolveArgs) -> Result<i32, Error> {
     let sim = similarity_named(&a.similarity)?;
     let cb = if a.retain {
+        // Refuse an unwritable case base now, not after the search.
+        casebase::file::check_writable(&a.casebase)?;
         casebase::load_or_new(&a.casebase)?
     } else {
         casebase::load(&a.casebase)?
@@ -336,23 +338,37 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
         })?;
     }
     let mut report = cycle::run(Arc::new(runner), &a.puzzle, &cb, sim.as_ref(), &config).await?;
+    let mut retain_failed = None;
     if a.retain && report.status == RunStatus::Solved {
-        report.retained = cycle::retain(&a.casebase, &a.puzzle, &report)?;
+        match cycle::retain(&a.casebase, &a.puzzle, &report) {
+            Ok(r) => report.retained = r,
+            Err(e) => retain_failed = Some(e),
+        }
     }
-    if a.json {
-        eprint!("{}", report.text());
-        println!(
-            "{}",
-            serde_json::to_string(&report).expect("the report serializes")
-        );
-    } else {
-        print!("{}", report.text());
+    print_report(&report, a.json);
+    // The result is printed first: a failed write must not hide it.
+    if let Some(e) = retain_failed {
+        return Err(e);
     }
     Ok(if report.status == RunStatus::Solved {
         0
     } else {
         1
     })
+}
+
+/// Prints the report: the table on stdout, or with `json` the JSON object on
+/// stdout and the table on stderr.
+fn print_report(report: &reasoner::report::Report, json: bool) {
+    if json {
+        eprint!("{}", report.text());
+        println!(
+            "{}",
+            serde_json::to_string(report).expect("the report serializes")
+        );
+    } else {
+        print!("{}", report.text());
+    }
 }
 
 async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
@@ -464,13 +480,15 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             Ok(0)
         }
         CaseBaseCommand::Remove { file, name } => {
-            let mut cb = casebase::load(&file)?;
-            let before = cb.cases.len();
-            cb.cases.retain(|c| c.name != name);
-            if cb.cases.len() == before {
-                return Err(missing_case(&file, &name));
-            }
-            casebase::save(&file, &cb)?;
+            casebase::load(&file)?;
+            casebase::update(&file, |cb| {
+                let before = cb.cases.len();
+                cb.cases.retain(|c| c.name != name);
+                if cb.cases.len() == before {
+                    return Err(missing_case(&file, &name));
+                }
+                Ok(())
+            })?;
             println!("removed {name:?}");
             Ok(0)
         }
@@ -484,23 +502,18 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             for w in &imported.warnings {
                 eprintln!("warning: {w}");
             }
-            let mut cb = casebase::load_or_new(&into)?;
-            for case in &imported.cases {
-                if !replace && cb.find(&case.name).is_some() {
-                    return Err(Error::CaseBase {
-                        path: into.clone(),
-                        message: format!(
-                            "already has a case {:?} (use --replace to overwrite)",
-                            case.name
-                        ),
-                    });
-                }
-            }
             let n = imported.cases.len();
-            for case in imported.cases {
-                cb.upsert(case);
-            }
-            casebase::save(&into, &cb)?;
+            casebase::update(&into, |cb| {
+                for case in &imported.cases {
+                    if !replace && cb.find(&case.name).is_some() {
+                        return Err(clash(&into, &case.name));
+                    }
+                }
+                for case in imported.cases {
+                    cb.upsert(case);
+                }
+                Ok(())
+            })?;
             println!("imported {n} cases into {}", into.display());
             Ok(0)
         }
@@ -510,12 +523,17 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
 }
 
 fn merge(inputs: &[PathBuf], output: &Path) -> Result<i32, Error> {
-    let bases = inputs
-        .iter()
-        .map(|p| casebase::load(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let merged = casebase::merge::merge(&bases);
-    casebase::save(output, &merged.casebase)?;
+    // Under OUT's lock, so that a reasoner retaining into OUT (which may be
+    // one of the inputs) loses no case.
+    let merged = casebase::update(output, |out| {
+        let bases = inputs
+            .iter()
+            .map(|p| casebase::load(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let merged = casebase::merge::merge(&bases);
+        out.clone_from(&merged.casebase);
+        Ok(merged)
+    })?;
     println!(
         "merged {} cases from {} case bases into {}: {} cases, {} dropped for a better case \
          of the same puzzle, {} renamed",
@@ -527,6 +545,13 @@ fn merge(inputs: &[PathBuf], output: &Path) -> Result<i32, Error> {
         merged.renamed
     );
     Ok(0)
+}
+
+fn clash(file: &Path, name: &str) -> Error {
+    Error::CaseBase {
+        path: file.to_path_buf(),
+        message: format!("already has a case {name:?} (use --replace to overwrite)"),
+    }
 }
 
 fn missing_case(file: &Path, name: &str) -> Error {
@@ -560,7 +585,8 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
     }
     .normalized();
     params.validate().map_err(Error::Usage)?;
-    let mut cb = casebase::load_or_new(&a.file)?;
+    let cb = casebase::load_or_new(&a.file)?;
+    casebase::file::check_writable(&a.file)?;
     let runner = a.solver.runner()?;
     let features = runner.features(&a.puzzle, None).await?;
     let name = a
@@ -574,10 +600,7 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
         })
         .unwrap_or_else(|| "puzzle".to_string());
     if !a.replace && cb.find(&name).is_some() {
-        return Err(Error::CaseBase {
-            path: a.file.clone(),
-            message: format!("already has a case {name:?} (use --replace to overwrite)"),
-        });
+        return Err(clash(&a.file, &name));
     }
     let limits = RunLimits {
         max_positions: a.position_limit,
@@ -614,8 +637,13 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
             found_at: Some(casebase::schema::utc_now()),
         },
     };
-    cb.upsert(case);
-    casebase::save(&a.file, &cb)?;
+    casebase::update(&a.file, |cb| {
+        if !a.replace && cb.find(&name).is_some() {
+            return Err(clash(&a.file, &name));
+        }
+        cb.upsert(case);
+        Ok(())
+    })?;
     println!(
         "added {name:?}: {} steps, {} positions",
         result.steps.unwrap_or(0),

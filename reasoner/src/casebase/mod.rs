@@ -1,13 +1,16 @@
 //! The case base: a TOML file (schema in [`schema`], documented in
 //! `casebase/README.md`), loaded with errors that name the file and line, and
-//! saved by atomic replacement so that it is never half-written.
+//! changed under a lock (see [`lock`]) by atomic replacement so that it is
+//! never half-written and no concurrent change is lost.
 
+pub mod file;
 pub mod legacy;
+pub mod lock;
 pub mod merge;
 pub mod schema;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
@@ -118,28 +121,57 @@ pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
     }
 }
 
-/// Writes the case base by atomic replacement: a temporary file in the same
-/// folder is written, flushed to disk, and renamed over the target; then the
-/// folder is flushed. Killed at any moment, the file holds the old or the new
-/// case base, never a mix (a stray temporary file may be left behind).
+/// Changes the case base at `path` (symlinks followed) under its lock: it is
+/// re-read (empty when missing), `change` edits it, and it is saved if it
+/// changed or did not exist. The lock is held throughout, so concurrent
+/// changes take turns.
+pub fn update<T>(
+    path: &Path,
+    change: impl FnOnce(&mut CaseBase) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let target = file::target(path)?;
+    file::check_writable(&target)?;
+    let _lock = lock::acquire(&target)?;
+    let mut cb = load_or_new(&target)?;
+    let before = cb.clone();
+    let value = change(&mut cb)?;
+    if cb != before || !target.exists() {
+        save(&target, &cb)?;
+    }
+    Ok(value)
+}
+
+/// Writes the case base by atomic replacement: a temporary file beside the
+/// target (a symlink's target, not the symlink) is written with the old
+/// file's mode, flushed to disk, and renamed over the target; then the folder
+/// is flushed. Killed at any moment, the file holds the old or the new case
+/// base, never a mix (a stray temporary file may be left behind). Callers
+/// that re-read before saving hold the lock: use [`update`].
 pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
     let text = cb.to_toml();
     // What is written must read back: never replace a good file with one the
     // reasoner would reject.
     CaseBase::parse(&text, path)?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
+    let target = file::target(path)?;
+    let dir = file::folder(&target);
+    let file_name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "casebase".to_string());
+    let mode = file::permissions_for(&target);
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{file_name}."))
         .suffix(".tmp")
+        .permissions(mode.clone())
         .tempfile_in(&dir)
         .map_err(|e| Error::io(&dir, e))?;
+    // The umask narrowed the mode on creation; an existing file's mode is
+    // copied exactly.
+    if target.exists() {
+        tmp.as_file()
+            .set_permissions(mode)
+            .map_err(|e| Error::io(tmp.path(), e))?;
+    }
     tmp.write_all(text.as_bytes())
         .and_then(|_| tmp.as_file().sync_all())
         .map_err(|e| Error::io(tmp.path(), e))?;
@@ -149,7 +181,8 @@ pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
     {
         std::thread::sleep(std::time::Duration::from_millis(ms));
     }
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    tmp.persist(&target)
+        .map_err(|e| Error::io(&target, e.error))?;
     // Make the rename itself durable.
     if let Ok(d) = std::fs::File::open(&dir) {
         let _ = d.sync_all();
