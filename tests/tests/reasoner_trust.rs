@@ -79,6 +79,7 @@ fn reasoners_retaining_at_once_lose_no_case() {
     cases.sort();
     expected.sort();
     assert_eq!(cases, expected, "every retained case is in the case base");
+    assert!(!dir.path("cb.toml.lock").exists(), "the lock file is gone");
 }
 
 fn mode(path: &std::path::Path) -> u32 {
