@@ -33,7 +33,7 @@ const FIXED: &[&str] = &[
 
 fn check_round_trip(puzzles: &[Puzzle]) {
     let text = native::write_collection(puzzles);
-    let back = native::parse_collection(&text, "written")
+    let back = native::parse_collection(&text, "written", &ImportOptions::default())
         .unwrap_or_else(|e| panic!("written text does not parse: {e}\n{text}"));
     assert_eq!(back, puzzles, "round trip changed the puzzles:\n{text}");
 }
@@ -51,6 +51,7 @@ fuzz_target!(|data: &[u8]| {
             w => Some(w as usize - 3),
         },
         blank_last: opt & 8 != 0,
+        need_goal: opt & 16 != 0,
     };
     let solution_text = text.rsplit('~').next().unwrap_or(text);
     let moves = solution::parse(solution_text, "sol").ok();

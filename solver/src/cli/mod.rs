@@ -62,9 +62,20 @@ pub struct PuzzleInput {
 impl PuzzleInput {
     /// Loads every puzzle of the input (a collection gives several).
     pub fn load(&self) -> Result<Vec<Puzzle>, Failure> {
+        self.read(false)
+    }
+
+    /// Loads every puzzle of the input for a search: a puzzle without a goal
+    /// section is bad input, named by file, line and column.
+    pub fn load_with_goals(&self) -> Result<Vec<Puzzle>, Failure> {
+        self.read(true)
+    }
+
+    fn read(&self, need_goal: bool) -> Result<Vec<Puzzle>, Failure> {
         let options = ImportOptions {
             width: self.width,
             blank_last: self.blank_last,
+            need_goal,
         };
         formats::load(&self.puzzle, self.from, &options).map_err(|e| Failure::input(e.to_string()))
     }

@@ -32,7 +32,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
-    let puzzles = args.input.load()?;
+    let puzzles = args.input.load_with_goals()?;
     let params = args.search.params();
     let limits = args.limits.limits();
     let many = puzzles.len() > 1;

@@ -61,7 +61,7 @@ fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
 
 pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
-    let puzzles = select(args.input.load()?, args.index, file)?;
+    let puzzles = select(args.input.load_with_goals()?, args.index, file)?;
     if puzzles.len() > 1 {
         return Err(Failure::input(format!(
             "{file} holds {} puzzles: say which one the solution is for with --index N",

@@ -14,7 +14,27 @@ pub struct ParseError {
     pub message: String,
 }
 
+/// A place in a file: 1-based line and column (0 for a whole line or file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loc {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Loc {
+    /// The place at `line`, `column`.
+    pub fn new(line: usize, column: usize) -> Loc {
+        Loc { line, column }
+    }
+}
+
 impl ParseError {
+    /// The error `message` at `at` in `file`.
+    pub fn at(file: &str, at: Loc, message: impl Into<String>) -> ParseError {
+        ParseError::new(file, at.line, at.column, message)
+    }
+
+    /// The error `message` at `line`, `column` in `file`.
     pub fn new(file: &str, line: usize, column: usize, message: impl Into<String>) -> ParseError {
         ParseError {
             file: file.to_string(),

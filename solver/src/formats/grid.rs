@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 
-use super::error::ParseError;
-use crate::model::{Axis, Board, Shape, MAX_SIDE};
+use super::builder::{check_size, PuzzleBuilder};
+use super::error::{Loc, ParseError};
+use crate::model::{Axis, Board, CellKind, Shape};
 
 /// A rectangular grid of characters and the file line of each row.
 pub struct Grid {
@@ -17,7 +18,7 @@ pub struct Grid {
 
 impl Grid {
     /// Builds a grid from `(line number, text)` rows. Rows must all have the
-    /// same length (ragged rows are an error) and fit [`MAX_SIDE`].
+    /// same length (ragged rows are an error) and fit [`MAX_SIDE`](crate::model::MAX_SIDE).
     pub fn from_rows(file: &str, rows: &[(usize, &str)]) -> Result<Grid, ParseError> {
         let Some(&(first_line, first)) = rows.first() else {
             return Err(ParseError::new(
@@ -28,7 +29,7 @@ impl Grid {
             ));
         };
         let width = first.chars().count();
-        check_size(file, first_line, rows.len(), width)?;
+        check_size(file, Loc::new(first_line, 1), rows.len(), width)?;
         let mut grid = Grid {
             rows: Vec::with_capacity(rows.len()),
             lines: Vec::with_capacity(rows.len()),
@@ -54,12 +55,102 @@ impl Grid {
         Ok(grid)
     }
 
+    /// Builds a grid from `(line number, text)` rows, padding short rows
+    /// with spaces (empty cells) to the longest; it must fit [`MAX_SIDE`](crate::model::MAX_SIDE).
+    pub fn padded(file: &str, rows: &[(usize, &str)]) -> Result<Grid, ParseError> {
+        let chars: Vec<Vec<char>> = rows.iter().map(|r| r.1.chars().collect()).collect();
+        let width = chars.iter().map(Vec::len).max().unwrap_or(0);
+        let first_line = rows.first().map_or(0, |r| r.0);
+        check_size(file, Loc::new(first_line, 1), rows.len(), width)?;
+        let rows_padded = chars
+            .into_iter()
+            .map(|mut row| {
+                row.resize(width, ' ');
+                row
+            })
+            .collect();
+        Ok(Grid {
+            rows: rows_padded,
+            lines: rows.iter().map(|r| r.0).collect(),
+            width,
+        })
+    }
+
     pub fn height(&self) -> usize {
         self.rows.len()
     }
 
     pub fn get(&self, row: usize, col: usize) -> char {
         self.rows[row][col]
+    }
+
+    /// Where cell `(row, col)` is written in the file.
+    pub fn loc(&self, row: usize, col: usize) -> Loc {
+        Loc::new(self.lines[row], col + 1)
+    }
+
+    /// The first cell in reading order whose character `unknown` rejects
+    /// (with the message it gives), as an error at that cell.
+    pub fn check(
+        &self,
+        file: &str,
+        unknown: impl Fn(char) -> Option<String>,
+    ) -> Result<(), ParseError> {
+        for (r, row) in self.rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                if let Some(message) = unknown(ch) {
+                    return Err(ParseError::at(file, self.loc(r, c), message));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A builder for the board this start grid draws: `#` walls, `-` doors,
+    /// every other cell free (blocks stand on free cells), after `check`.
+    pub fn builder<'f>(
+        &self,
+        file: &'f str,
+        unknown: impl Fn(char) -> Option<String>,
+    ) -> Result<PuzzleBuilder<'f>, ParseError> {
+        self.check(file, unknown)?;
+        let mut builder = PuzzleBuilder::new(file, self.height(), self.width, self.loc(0, 0))?;
+        for (r, row) in self.rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                let kind = match ch {
+                    '#' => CellKind::Wall,
+                    '-' => CellKind::Door,
+                    _ => CellKind::Free,
+                };
+                builder.set_kind(builder.cell(r, c), kind);
+            }
+        }
+        Ok(builder)
+    }
+
+    /// Checks that `goal` is drawn on this start grid's board and hands the
+    /// doors (`-`) it marks to the builder.
+    pub fn goal_doors(&self, goal: &Grid, builder: &mut PuzzleBuilder) -> Result<(), ParseError> {
+        if goal.height() != self.height() || goal.width != self.width {
+            return Err(builder.error(
+                goal.loc(0, 0),
+                format!(
+                    "goal grid is {}x{} but the start grid is {}x{}; draw goals on the same board",
+                    goal.height(),
+                    goal.width,
+                    self.height(),
+                    self.width
+                ),
+            ));
+        }
+        for (r, row) in goal.rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                if ch == '-' {
+                    builder.goal_door(builder.cell(r, c), goal.loc(r, c))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The cells of every character, each list in row-major order.
@@ -72,23 +163,6 @@ impl Grid {
         }
         map
     }
-}
-
-/// The error for a board of `height` x `width` cells if it exceeds
-/// [`MAX_SIDE`]; `line` is where the board starts.
-pub fn check_size(file: &str, line: usize, height: usize, width: usize) -> Result<(), ParseError> {
-    if height > MAX_SIDE || width > MAX_SIDE {
-        return Err(ParseError::new(
-            file,
-            line,
-            1,
-            format!(
-                "board of {height} rows x {width} columns is larger than supported \
-                 ({MAX_SIDE}x{MAX_SIDE} cells, frame included)"
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Splits `cells` (all the cells marked with one character, in row-major

@@ -13,32 +13,23 @@
 //! only the master, coming through a door, can go there, so they do not count
 //! as spaces for the other blocks.
 
-use std::collections::HashMap;
-
-use super::error::ParseError;
-use super::grid::{check_size, flood};
-use super::ids::IdPool;
+use super::builder::PuzzleBuilder;
+use super::error::{Loc, ParseError};
+use super::grid::{flood, Grid};
 use super::native::MASTER_ID;
-use crate::model::{
-    BlockType, Board, Cell, CellKind, Goal, GoalRequirement, Position, Puzzle, Shape,
-};
+use crate::model::{BlockType, CellKind, Puzzle, Shape};
 
 /// The master block in a GNOME Klotski level.
 pub const GNOME_MASTER: char = '*';
 
 /// Parses one GNOME Klotski level.
 pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
-    let mut rows: Vec<(usize, Vec<char>)> = text
+    let mut rows: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
-        .map(|(i, raw)| {
-            (
-                i + 1,
-                raw.strip_suffix('\r').unwrap_or(raw).chars().collect(),
-            )
-        })
+        .map(|(i, raw)| (i + 1, raw.strip_suffix('\r').unwrap_or(raw)))
         .collect();
-    let blank = |r: &(usize, Vec<char>)| r.1.iter().all(|c| *c == ' ');
+    let blank = |r: &(usize, &str)| r.1.chars().all(|c| c == ' ');
     while rows.last().is_some_and(blank) {
         rows.pop();
     }
@@ -47,100 +38,33 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
     if rows.is_empty() {
         return Err(ParseError::new(file, 0, 0, "empty file: no level in it"));
     }
-    let h = rows.len();
-    let w = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
-    let first_line = rows[0].0;
-    check_size(file, first_line, h, w)?;
-    let at = |r: usize, c: usize, message: String| ParseError::new(file, rows[r].0, c + 1, message);
-    let get = |r: usize, c: usize| rows[r].1.get(c).copied().unwrap_or(' ');
-
-    let mut kinds = vec![CellKind::Free; h * w];
-    let mut targets = Vec::new();
-    let mut blocks: Vec<(char, Vec<(usize, usize)>)> = Vec::new();
-    let mut block_of: HashMap<char, usize> = HashMap::new();
-    for r in 0..h {
-        for c in 0..w {
-            match get(r, c) {
-                '#' => kinds[r * w + c] = CellKind::Wall,
-                '-' => kinds[r * w + c] = CellKind::Door,
-                ' ' => {}
-                '.' => targets.push((r, c)),
-                ch if ch.is_whitespace() || ch.is_control() => {
-                    return Err(at(
-                        r,
-                        c,
-                        format!(
-                            "unknown character U+{:04X}: use a space for an empty cell",
-                            ch as u32
-                        ),
-                    ))
-                }
-                ch => {
-                    let b = *block_of.entry(ch).or_insert_with(|| {
-                        blocks.push((ch, Vec::new()));
-                        blocks.len() - 1
-                    });
-                    blocks[b].1.push((r, c));
-                }
-            }
-        }
-    }
-    let is_block = |r: usize, c: usize| {
-        let ch = get(r, c);
-        ch != '#' && ch != '-' && ch != ' ' && ch != '.'
-    };
-
-    // Outside the frame: reachable from the edge without crossing a wall or door.
-    let edge = (0..h)
-        .flat_map(|r| [(r, 0), (r, w - 1)])
-        .chain((0..w).flat_map(|c| [(0, c), (h - 1, c)]));
-    let outside = flood(h, w, edge, |r, c| !matches!(get(r, c), '#' | '-'));
-    for r in 0..h {
-        for c in 0..w {
-            if !outside[r * w + c] {
-                continue;
-            }
-            if is_block(r, c) && get(r, c) != GNOME_MASTER {
-                return Err(at(
-                    r,
-                    c,
-                    format!(
-                        "block '{}' stands outside the frame (reachable from the edge without \
-                         crossing a wall or door), where only the master may go",
-                        get(r, c)
-                    ),
-                ));
-            }
-            kinds[r * w + c] = CellKind::Door;
-        }
-    }
-    let board = Board::new(w, h, kinds);
-
-    let shape_of = |cells: &[(usize, usize)]| {
-        Shape::new(cells.iter().map(|&(r, c)| (r as i32, c as i32)).collect())
-            .expect("at least one cell")
-    };
-    let Some(&master) = block_of.get(&GNOME_MASTER) else {
-        return Err(ParseError::new(
-            file,
-            first_line,
-            0,
+    let grid = Grid::padded(file, &rows)?;
+    let mut builder = grid.builder(file, |ch| {
+        (ch != ' ' && (ch.is_whitespace() || ch.is_control())).then(|| {
+            format!(
+                "unknown character U+{:04X}: use a space for an empty cell",
+                ch as u32
+            )
+        })
+    })?;
+    outside_is_door(&mut builder, &grid)?;
+    let (blocks, targets) = blocks_and_targets(&grid);
+    let Some(master) = blocks.iter().position(|b| b.0 == GNOME_MASTER) else {
+        return Err(builder.error(
+            Loc::new(grid.lines[0], 0),
             "no master block '*' in this level",
         ));
     };
     let master_shape = shape_of(&blocks[master].1);
     let Some(&(tr, tc)) = targets.first() else {
-        return Err(ParseError::new(
-            file,
-            first_line,
-            0,
+        return Err(builder.error(
+            Loc::new(grid.lines[0], 0),
             "no target cells '.': the goal is the master covering them",
         ));
     };
     if shape_of(&targets) != master_shape {
-        return Err(at(
-            tr,
-            tc,
+        return Err(builder.error(
+            grid.loc(tr, tc),
             format!(
                 "the {} target cells '.' do not have the shape of the master '*' ({} cells), \
                  so the master can never cover exactly them",
@@ -149,65 +73,89 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             ),
         ));
     }
-
-    let mut pool = IdPool::new();
-    pool.reserve(MASTER_ID);
     let (mr, mc) = blocks[master].1[0];
-    let mut types = vec![BlockType {
+    let master_block = BlockType {
         id: MASTER_ID,
         shape: master_shape,
         slider: None,
         is_master: true,
-    }];
-    let mut instances: Vec<Vec<Cell>> = vec![vec![(mr * w + mc) as Cell]];
-    let mut type_of_shape: HashMap<Shape, usize> = HashMap::new();
-    for (ch, cells) in blocks.iter().filter(|b| b.0 != GNOME_MASTER) {
-        let shape = shape_of(cells);
-        let (r, c) = cells[0];
-        let t = match type_of_shape.get(&shape) {
-            Some(&t) => t,
-            None => {
-                let id = pool.take(Some(*ch)).ok_or_else(|| {
-                    at(
-                        r,
-                        c,
-                        "too many block shapes: no identifier left for this one".into(),
-                    )
-                })?;
-                types.push(BlockType {
-                    id,
-                    shape: shape.clone(),
-                    slider: None,
-                    is_master: false,
-                });
-                instances.push(Vec::new());
-                type_of_shape.insert(shape, types.len() - 1);
-                types.len() - 1
-            }
-        };
-        instances[t].push((r * w + c) as Cell);
-    }
-    let goal = Goal {
-        requirements: vec![GoalRequirement {
-            block_type: 0,
-            anchors: vec![(tr * w + tc) as Cell],
-        }],
     };
-    let counts = instances.iter().map(Vec::len).collect();
-    let anchors = instances.concat();
-    Ok(Puzzle::new(
-        board,
-        types,
-        counts,
-        Position { anchors },
-        vec![goal],
-    ))
+    let m = builder.declare(master_block, grid.loc(mr, mc));
+    builder.place(m, builder.cell(mr, mc), grid.loc(mr, mc))?;
+    for (ch, cells) in blocks.iter().filter(|b| b.0 != GNOME_MASTER) {
+        let (r, c) = cells[0];
+        let t = builder.type_for_shape(&shape_of(cells), *ch, grid.loc(r, c))?;
+        builder.place(t, builder.cell(r, c), grid.loc(r, c))?;
+    }
+    builder.goal_section();
+    builder.want(m, builder.cell(tr, tc), grid.loc(tr, tc))?;
+    builder.build(None)
+}
+
+/// Empty and target cells outside the frame (reachable from the grid's edge
+/// without crossing a wall or a door) become doors; a block other than the
+/// master there is an error.
+fn outside_is_door(builder: &mut PuzzleBuilder, grid: &Grid) -> Result<(), ParseError> {
+    let (h, w) = (grid.height(), grid.width);
+    let edge = (0..h)
+        .flat_map(|r| [(r, 0), (r, w - 1)])
+        .chain((0..w).flat_map(|c| [(0, c), (h - 1, c)]));
+    let outside = flood(h, w, edge, |r, c| !matches!(grid.get(r, c), '#' | '-'));
+    for r in 0..h {
+        for c in 0..w {
+            if !outside[r * w + c] {
+                continue;
+            }
+            let ch = grid.get(r, c);
+            if !matches!(ch, ' ' | '.' | GNOME_MASTER) {
+                return Err(builder.error(
+                    grid.loc(r, c),
+                    format!(
+                        "block '{ch}' stands outside the frame (reachable from the edge without \
+                         crossing a wall or door), where only the master may go"
+                    ),
+                ));
+            }
+            builder.set_kind(builder.cell(r, c), CellKind::Door);
+        }
+    }
+    Ok(())
+}
+
+/// Cells `(row, col)` in reading order.
+type Cells = Vec<(usize, usize)>;
+
+/// Cells by block character (all cells of a character are one block), in
+/// order of first appearance, and the target cells, in reading order.
+fn blocks_and_targets(grid: &Grid) -> (Vec<(char, Cells)>, Cells) {
+    let mut blocks: Vec<(char, Cells)> = Vec::new();
+    let mut targets = Vec::new();
+    for r in 0..grid.height() {
+        for c in 0..grid.width {
+            match grid.get(r, c) {
+                '#' | '-' | ' ' => {}
+                '.' => targets.push((r, c)),
+                ch => match blocks.iter_mut().find(|b| b.0 == ch) {
+                    Some(b) => b.1.push((r, c)),
+                    None => blocks.push((ch, vec![(r, c)])),
+                },
+            }
+        }
+    }
+    (blocks, targets)
+}
+
+/// The shape of a set of cells.
+fn shape_of(cells: &[(usize, usize)]) -> Shape {
+    Shape::new(cells.iter().map(|&(r, c)| (r as i32, c as i32)).collect())
+        .expect("at least one cell")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::formats::native;
+    use crate::model::Cell;
 
     const RED_DONKEY: &str = "\
 ######

@@ -27,15 +27,12 @@
 //! Goal grids follow the native conventions: only the blocks drawn are
 //! fixed, and each is matched to a type by its shape (`@` to the master).
 
-use std::collections::HashMap;
-
-use super::error::ParseError;
-use super::grid::{check_size, Grid};
-use super::ids::IdPool;
+use super::builder::{comment, Metadata, PuzzleBuilder};
+use super::error::{Loc, ParseError};
+use super::grid::Grid;
 use super::native::MASTER_ID;
-use crate::model::{
-    BlockType, Board, Cell, CellKind, Goal, GoalRequirement, Position, Puzzle, Shape,
-};
+use super::ImportOptions;
+use crate::model::{Puzzle, Shape};
 
 /// One connected group of equal characters.
 struct Component {
@@ -46,243 +43,126 @@ struct Component {
 }
 
 /// Parses one puzzle in the old format.
-pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
-    let mut metadata = Vec::new();
-    let mut sections: Vec<Vec<(usize, &str)>> = vec![Vec::new()];
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if let Some(rest) = line.strip_prefix('%') {
-            if let Some((k, v)) = rest.split_once(':') {
-                metadata.push((k.trim().to_string(), v.trim().to_string()));
-            }
-            continue;
-        }
-        if line.trim().is_empty() {
-            if !sections.last().expect("never empty").is_empty() {
-                sections.push(Vec::new());
-            }
-            continue;
-        }
-        sections
-            .last_mut()
-            .expect("never empty")
-            .push((i + 1, line));
-    }
-    sections.retain(|s| !s.is_empty());
+pub fn parse(text: &str, file: &str, options: &ImportOptions) -> Result<Puzzle, ParseError> {
+    let (metadata, sections) = split_sections(text);
     if sections.is_empty() {
         return Err(ParseError::new(file, 0, 0, "empty file: no puzzle in it"));
     }
     let start = Grid::from_rows(file, &sections[0])?;
-    let (h, w) = (start.height(), start.width);
-    check_size(file, start.lines[0], h, w)?;
     let goals: Vec<Grid> = sections[1..]
         .iter()
         .map(|rows| Grid::from_rows(file, rows))
         .collect::<Result<_, _>>()?;
-
-    let mut kinds = vec![CellKind::Free; h * w];
-    for r in 0..h {
-        for c in 0..w {
-            kinds[r * w + c] = cell_kind(file, &start, r, c)?;
-        }
+    let mut builder = start.builder(file, unknown)?;
+    for goal in &goals {
+        goal.check(file, unknown)?;
+        start.goal_doors(goal, &mut builder)?;
     }
-    for g in &goals {
-        if g.height() != h || g.width != w {
-            return Err(ParseError::new(
-                file,
-                g.lines[0],
-                1,
-                format!(
-                    "goal grid is {}x{} but the start grid is {h}x{w}; draw goals on the same board",
-                    g.height(),
-                    g.width
-                ),
-            ));
-        }
-        for r in 0..h {
-            for c in 0..w {
-                if cell_kind(file, g, r, c)? == CellKind::Door {
-                    if kinds[r * w + c] == CellKind::Wall {
-                        return Err(ParseError::new(
-                            file,
-                            g.lines[r],
-                            c + 1,
-                            "this goal marks a door (-) where the start grid has a wall",
-                        ));
-                    }
-                    kinds[r * w + c] = CellKind::Door;
-                }
+    place_blocks(&mut builder, &start)?;
+    for goal in &goals {
+        want_blocks(&mut builder, goal)?;
+    }
+    builder.metadata(metadata);
+    let after_start = start.lines[start.height() - 1] + 1;
+    builder.build(options.need_goal.then_some(Loc::new(after_start, 1)))
+}
+
+/// The `% key: value` metadata and the grids, each a run of non-blank lines
+/// with their line numbers.
+fn split_sections(text: &str) -> (Metadata, Vec<Vec<(usize, &str)>>) {
+    let mut metadata = Vec::new();
+    let mut sections: Vec<Vec<(usize, &str)>> = vec![Vec::new()];
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(key_value) = comment(line) {
+            metadata.extend(key_value);
+        } else if line.trim().is_empty() {
+            if !sections.last().expect("never empty").is_empty() {
+                sections.push(Vec::new());
             }
+        } else {
+            sections
+                .last_mut()
+                .expect("never empty")
+                .push((i + 1, line));
         }
     }
-    let board = Board::new(w, h, kinds);
+    sections.retain(|s| !s.is_empty());
+    (metadata, sections)
+}
 
-    // Types: the master first, then the other shapes in order of appearance.
-    let found = components(&start);
-    let mut pool = IdPool::new();
-    pool.reserve(MASTER_ID);
-    let mut types: Vec<BlockType> = Vec::new();
-    let mut instances: Vec<Vec<Cell>> = Vec::new();
-    let masters: Vec<&Component> = found.iter().filter(|k| k.ch == MASTER_ID).collect();
-    if let Some(second) = masters.get(1) {
-        let (r, c) = second.cells[0];
-        return Err(ParseError::new(
-            file,
-            start.lines[r],
-            c + 1,
-            "a second master block '@': the master must be unique (its cells must be connected)",
-        ));
+/// The message for a grid character the old format does not know.
+fn unknown(ch: char) -> Option<String> {
+    (ch != ' ' && (ch.is_whitespace() || ch.is_control())).then(|| {
+        format!(
+            "unknown character U+{:04X}: use a space or '.' for an empty cell",
+            ch as u32
+        )
+    })
+}
+
+/// The start grid's blocks: the master first, then the other shapes in
+/// order of appearance, one interchangeable type per shape.
+fn place_blocks(builder: &mut PuzzleBuilder, start: &Grid) -> Result<(), ParseError> {
+    let found = components(start);
+    let mut master_type = None;
+    for m in found.iter().filter(|k| k.ch == MASTER_ID) {
+        let (r, c) = m.cells[0];
+        let t = *master_type
+            .get_or_insert_with(|| builder.declare(master(m.shape.clone()), start.loc(r, c)));
+        builder.place(t, builder.cell(r, c), start.loc(r, c))?;
     }
-    if let Some(m) = masters.first() {
-        types.push(BlockType {
-            id: MASTER_ID,
-            shape: m.shape.clone(),
-            slider: None,
-            is_master: true,
-        });
-        instances.push(vec![(m.cells[0].0 * w + m.cells[0].1) as Cell]);
-    }
-    let mut type_of_shape: HashMap<Shape, usize> = HashMap::new();
     for k in found.iter().filter(|k| k.ch != MASTER_ID) {
         let (r, c) = k.cells[0];
-        // A goal grid may mark a door under a block of the start grid.
-        if let Some(&(dr, dc)) = k
-            .cells
-            .iter()
-            .find(|&&(rr, cc)| board.kind(rr * w + cc) == CellKind::Door)
-        {
-            return Err(ParseError::new(
-                file,
-                start.lines[dr],
-                dc + 1,
-                format!(
-                    "block '{}' stands on a cell that a goal grid marks as a door (-), \
-                     which only the master may occupy",
-                    k.ch
-                ),
-            ));
-        }
-        let t = match type_of_shape.get(&k.shape) {
-            Some(&t) => t,
-            None => {
-                let Some(id) = pool.take(Some(k.ch)) else {
-                    return Err(ParseError::new(
-                        file,
-                        start.lines[r],
-                        c + 1,
-                        "too many block shapes: no identifier left for this one",
-                    ));
-                };
-                types.push(BlockType {
-                    id,
-                    shape: k.shape.clone(),
-                    slider: None,
-                    is_master: false,
-                });
-                instances.push(Vec::new());
-                type_of_shape.insert(k.shape.clone(), types.len() - 1);
-                types.len() - 1
-            }
-        };
-        instances[t].push((r * w + c) as Cell);
+        let t = builder.type_for_shape(&k.shape, k.ch, start.loc(r, c))?;
+        builder.place(t, builder.cell(r, c), start.loc(r, c))?;
     }
-    if types.is_empty() {
-        return Err(ParseError::new(
-            file,
-            start.lines[0],
-            0,
-            "the start position contains no blocks",
-        ));
-    }
+    Ok(())
+}
 
-    let mut goal_sections = Vec::new();
-    for g in &goals {
-        let mut wanted: Vec<Vec<Cell>> = vec![Vec::new(); types.len()];
-        for k in components(g) {
-            let (r, c) = k.cells[0];
-            let at = |message: String| ParseError::new(file, g.lines[r], c + 1, message);
-            let t = if k.ch == MASTER_ID {
-                match types.first().filter(|t| t.is_master) {
-                    Some(m) if m.shape == k.shape => 0,
-                    Some(_) => return Err(at(
-                        "the goal's master '@' does not have the master's shape in the start grid"
-                            .into(),
-                    )),
-                    None => {
-                        return Err(at(
-                            "the goal places the master '@' but the start position has no master"
-                                .into(),
-                        ))
-                    }
+/// The master type of the given shape.
+fn master(shape: Shape) -> crate::model::BlockType {
+    crate::model::BlockType {
+        id: MASTER_ID,
+        shape,
+        slider: None,
+        is_master: true,
+    }
+}
+
+/// A goal grid's blocks, each matched to a type by its shape (`@` to the master).
+fn want_blocks(builder: &mut PuzzleBuilder, goal: &Grid) -> Result<(), ParseError> {
+    builder.goal_section();
+    for k in components(goal) {
+        let (r, c) = k.cells[0];
+        let at = goal.loc(r, c);
+        let t = if k.ch == MASTER_ID {
+            match builder.master() {
+                Some(m) if *builder.shape(m) == k.shape => m,
+                Some(_) => {
+                    return Err(builder.error(
+                        at,
+                        "the goal's master '@' does not have the master's shape in the start grid",
+                    ))
                 }
-            } else {
-                *type_of_shape.get(&k.shape).ok_or_else(|| {
-                    at(format!(
+                // No master in the start: the builder says so.
+                None => builder.declare(master(k.shape.clone()), at),
+            }
+        } else {
+            builder.shape_type(&k.shape).ok_or_else(|| {
+                builder.error(
+                    at,
+                    format!(
                         "the goal names block '{}' ({} cells) but no block of the start grid has its shape",
                         k.ch,
                         k.cells.len()
-                    ))
-                })?
-            };
-            if k.cells
-                .iter()
-                .any(|&(rr, cc)| !board.allows(rr * w + cc, types[t].is_master))
-            {
-                return Err(at(format!(
-                    "the goal places block '{}' on a wall or door, where it can never be",
-                    k.ch
-                )));
-            }
-            wanted[t].push((r * w + c) as Cell);
-            if wanted[t].len() > instances[t].len() {
-                return Err(at(format!(
-                    "the goal places {} block(s) of this shape but the start position has {}",
-                    wanted[t].len(),
-                    instances[t].len()
-                )));
-            }
-        }
-        let mut goal = Goal::default();
-        for (t, mut anchors) in wanted.into_iter().enumerate() {
-            if !anchors.is_empty() {
-                anchors.sort_unstable();
-                goal.requirements.push(GoalRequirement {
-                    block_type: t,
-                    anchors,
-                });
-            }
-        }
-        goal_sections.push(goal);
+                    ),
+                )
+            })?
+        };
+        builder.want(t, builder.cell(r, c), at)?;
     }
-
-    let counts = instances.iter().map(Vec::len).collect();
-    let anchors = instances.concat();
-    let mut puzzle = Puzzle::new(board, types, counts, Position { anchors }, goal_sections);
-    puzzle.name = metadata
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("name"))
-        .map(|(_, v)| v.clone());
-    puzzle.metadata = metadata;
-    Ok(puzzle)
-}
-
-/// The board meaning of one grid cell (blocks stand on free cells).
-fn cell_kind(file: &str, grid: &Grid, r: usize, c: usize) -> Result<CellKind, ParseError> {
-    match grid.get(r, c) {
-        '#' => Ok(CellKind::Wall),
-        '-' => Ok(CellKind::Door),
-        ' ' | '.' => Ok(CellKind::Free),
-        ch if ch.is_whitespace() || ch.is_control() => Err(ParseError::new(
-            file,
-            grid.lines[r],
-            c + 1,
-            format!(
-                "unknown character U+{:04X}: use a space or '.' for an empty cell",
-                ch as u32
-            ),
-        )),
-        _ => Ok(CellKind::Free),
-    }
+    Ok(())
 }
 
 fn is_block_char(ch: char) -> bool {
@@ -338,6 +218,10 @@ fn components(grid: &Grid) -> Vec<Component> {
 mod tests {
     use super::*;
     use crate::formats::native;
+
+    fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+        super::parse(text, file, &ImportOptions::default())
+    }
 
     const FOUR: &str = "\
 ######
@@ -405,6 +289,20 @@ mod tests {
         let e = parse("####\n#a #\n####\n\n####\n#bb#\n####\n", "f").unwrap_err();
         assert!(e.message.contains("shape"), "{e}");
         assert!(parse("\n\n", "f").unwrap_err().message.contains("empty"));
+    }
+
+    /// Issue 12: a search on a puzzle without a goal section said so
+    /// without a line or column.
+    #[test]
+    fn a_search_needs_a_goal_section_where_it_would_go() {
+        let mut need = ImportOptions::default();
+        let text = "% name: x\n####\n#@ #\n####\n\n";
+        assert!(super::parse(text, "f", &need).unwrap().goals.is_empty());
+        need.need_goal = true;
+        let e = super::parse(text, "f", &need).unwrap_err();
+        assert_eq!((e.line, e.column), (5, 1), "{e}");
+        assert!(e.message.contains("no goal section"), "{e}");
+        assert_eq!(super::parse(FOUR, "f", &need).unwrap().goals.len(), 1);
     }
 
     /// Found by fuzzing: a goal grid's door under a block of the start grid

@@ -1,7 +1,10 @@
-//! Input formats. Each format turns text into [`Puzzle`]s or a [`ParseError`]
-//! naming file, line and column. Adding a format means one new file here and
-//! one line in [`Format`] and [`parse_text`]. See docs/format.md.
+//! Input formats. Each format reads its own syntax and hands the cells,
+//! blocks, goals and doors to the one [`builder`], which validates them and
+//! makes the [`Puzzle`]; any problem is a [`ParseError`] naming file, line and
+//! column. Adding a format means one new file here and one line in
+//! [`Format`] and [`parse_text`]. See docs/format.md.
 
+pub mod builder;
 mod error;
 mod grid;
 pub mod ids;
@@ -11,7 +14,7 @@ pub mod native;
 pub mod rush;
 pub mod tiles;
 
-pub use error::ParseError;
+pub use error::{Loc, ParseError};
 
 use crate::model::Puzzle;
 
@@ -38,6 +41,9 @@ pub struct ImportOptions {
     pub width: Option<usize>,
     /// `tiles`: the goal has the blank last instead of first.
     pub blank_last: bool,
+    /// A puzzle without a goal section is an error (at the place where its
+    /// goal grid would go): set by the commands that search for the goal.
+    pub need_goal: bool,
 }
 
 /// Parses text in the given format; when `None`, native if
@@ -55,8 +61,8 @@ pub fn parse_text(
         Format::Legacy
     });
     match format {
-        Format::Native => native::parse_collection(text, file),
-        Format::Legacy => legacy::parse(text, file).map(|p| vec![p]),
+        Format::Native => native::parse_collection(text, file, options),
+        Format::Legacy => legacy::parse(text, file, options).map(|p| vec![p]),
         Format::Rush => rush::parse(text, file),
         Format::Tiles => tiles::parse(text, file, options),
         Format::Klotski => klotski::parse(text, file).map(|p| vec![p]),
@@ -134,7 +140,7 @@ mod tests {
             let puzzles = parse_text(&text, name, Some(format), &ImportOptions::default()).unwrap();
             let written = native::write_collection(&puzzles);
             assert_eq!(
-                native::parse_collection(&written, "w").unwrap(),
+                native::parse_collection(&written, "w", &ImportOptions::default()).unwrap(),
                 puzzles,
                 "{name}"
             );

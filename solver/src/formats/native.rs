@@ -18,11 +18,11 @@
 
 use std::collections::HashMap;
 
-use super::error::ParseError;
-use super::grid::{slider_can_slide, split_into_shape, Grid};
-use crate::model::{
-    Axis, BlockType, Board, Cell, CellKind, Goal, GoalRequirement, Position, Puzzle, Shape,
-};
+use super::builder::{comment, Metadata, PuzzleBuilder};
+use super::error::{Loc, ParseError};
+use super::grid::{split_into_shape, Grid};
+use super::ImportOptions;
+use crate::model::{Axis, BlockType, Puzzle, Shape};
 
 /// Characters that cannot be block identifiers.
 pub const RESERVED: &[char] = &['#', ' ', '.', '-', '!', '%', '|', '=', ',', '\t'];
@@ -47,7 +47,7 @@ fn is_separator(line: &str) -> bool {
 /// Parses one puzzle in the native format. A file holding several puzzles
 /// separated by `%%` lines is an error here: see [`parse_collection`].
 pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
-    let mut puzzles = parse_chunks(text, file)?;
+    let mut puzzles = parse_chunks(text, file, &ImportOptions::default())?;
     if puzzles.len() > 1 {
         let (line, _) = puzzles.swap_remove(1);
         return Err(ParseError::new(
@@ -63,15 +63,23 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
 /// Parses a native collection: puzzles one after another, separated by lines
 /// `%%` (a file without such a line is a collection of one). Chunks holding
 /// nothing but comments and blank lines are skipped.
-pub fn parse_collection(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
-    Ok(parse_chunks(text, file)?
+pub fn parse_collection(
+    text: &str,
+    file: &str,
+    options: &ImportOptions,
+) -> Result<Vec<Puzzle>, ParseError> {
+    Ok(parse_chunks(text, file, options)?
         .into_iter()
         .map(|(_, p)| p)
         .collect())
 }
 
 /// The puzzles of a collection with the first line of each.
-fn parse_chunks(text: &str, file: &str) -> Result<Vec<(usize, Puzzle)>, ParseError> {
+fn parse_chunks(
+    text: &str,
+    file: &str,
+    options: &ImportOptions,
+) -> Result<Vec<(usize, Puzzle)>, ParseError> {
     let mut chunks: Vec<Vec<(usize, &str)>> = vec![Vec::new()];
     for (i, raw) in text.lines().enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -87,7 +95,7 @@ fn parse_chunks(text: &str, file: &str) -> Result<Vec<(usize, Puzzle)>, ParseErr
             .iter()
             .any(|(_, l)| !l.trim().is_empty() && !l.starts_with('%'));
         if has_content {
-            puzzles.push((chunk[0].0, parse_lines(&chunk, file)?));
+            puzzles.push((chunk[0].0, parse_lines(&chunk, file, options)?));
         }
     }
     if puzzles.is_empty() {
@@ -108,62 +116,27 @@ pub fn write_collection(puzzles: &[Puzzle]) -> String {
     out
 }
 
+/// `(line number, text)` lines of a file.
+type Lines<'a> = Vec<(usize, &'a str)>;
+
 /// Parses one puzzle from `(line number, text)` lines.
-fn parse_lines(lines: &[(usize, &str)], file: &str) -> Result<Puzzle, ParseError> {
-    let mut metadata = Vec::new();
-    let mut sections: Vec<Vec<(usize, &str)>> = Vec::new();
-    let mut seen_bang = false;
-    for &(line_no, line) in lines {
-        if let Some(rest) = line.strip_prefix('%') {
-            if let Some((k, v)) = rest.split_once(':') {
-                metadata.push((k.trim().to_string(), v.trim().to_string()));
-            }
-            continue;
-        }
-        if line.trim_end() == "!" {
-            seen_bang = true;
-            sections.push(Vec::new());
-            continue;
-        }
-        if !seen_bang {
-            if line.trim().is_empty() {
-                continue;
-            }
-            return Err(ParseError::new(
-                file,
-                line_no,
-                1,
-                "expected '!' on a line of its own before the block definitions",
-            ));
-        }
-        sections
-            .last_mut()
-            .expect("a section is open")
-            .push((line_no, line));
-    }
-    // Blank lines around grids and the empty section after the final '!' carry nothing.
-    for s in &mut sections {
-        while s.last().is_some_and(|(_, l)| l.trim().is_empty()) {
-            s.pop();
-        }
-        let leading = s.iter().take_while(|(_, l)| l.trim().is_empty()).count();
-        s.drain(..leading);
-    }
-    while sections.last().is_some_and(|s| s.is_empty()) {
-        sections.pop();
-    }
+fn parse_lines(
+    lines: &[(usize, &str)],
+    file: &str,
+    options: &ImportOptions,
+) -> Result<Puzzle, ParseError> {
+    let (metadata, sections) = split_sections(lines, file)?;
+    let first_line = lines.first().map_or(0, |l| l.0);
     if sections.is_empty() {
         return Err(ParseError::new(
             file,
-            lines.first().map_or(0, |l| l.0),
+            first_line,
             0,
             "no puzzle: expected a '!' line, the block definitions, '!' and the start grid",
         ));
     }
-    let header_end = sections[0]
-        .last()
-        .map_or_else(|| lines.first().map_or(0, |l| l.0), |l| l.0);
-    let types = parse_header(file, &sections[0], header_end)?;
+    let header_end = sections[0].last().map_or(first_line, |l| l.0);
+    let declared = parse_header(file, &sections[0], header_end)?;
     let Some(start_rows) = sections.get(1) else {
         return Err(ParseError::new(
             file,
@@ -193,7 +166,50 @@ fn parse_lines(lines: &[(usize, &str)], file: &str) -> Result<Puzzle, ParseError
         }
         goals.push(Grid::from_rows(file, rows)?);
     }
-    build(file, metadata, types, &start, &goals)
+    let goal_at = options
+        .need_goal
+        .then(|| Loc::new(start.lines[start.height() - 1] + 1, 1));
+    let mut builder = build(file, &declared, &start, &goals)?;
+    builder.metadata(metadata);
+    builder.build(goal_at)
+}
+
+/// The `% key: value` metadata and the sections between `!` lines, without
+/// the blank lines around them.
+fn split_sections<'a>(
+    lines: &[(usize, &'a str)],
+    file: &str,
+) -> Result<(Metadata, Vec<Lines<'a>>), ParseError> {
+    let mut metadata = Vec::new();
+    let mut sections: Vec<Lines> = Vec::new();
+    for &(line_no, line) in lines {
+        if let Some(key_value) = comment(line) {
+            metadata.extend(key_value);
+        } else if line.trim_end() == "!" {
+            sections.push(Vec::new());
+        } else if let Some(section) = sections.last_mut() {
+            section.push((line_no, line));
+        } else if !line.trim().is_empty() {
+            return Err(ParseError::new(
+                file,
+                line_no,
+                1,
+                "expected '!' on a line of its own before the block definitions",
+            ));
+        }
+    }
+    // Blank lines around grids and the empty section after the final '!' carry nothing.
+    for s in &mut sections {
+        while s.last().is_some_and(|(_, l)| l.trim().is_empty()) {
+            s.pop();
+        }
+        let leading = s.iter().take_while(|(_, l)| l.trim().is_empty()).count();
+        s.drain(..leading);
+    }
+    while sections.last().is_some_and(|s| s.is_empty()) {
+        sections.pop();
+    }
+    Ok((metadata, sections))
 }
 
 /// A block type as declared in the header, before instances are counted.
@@ -202,100 +218,26 @@ struct Declared {
     line: usize,
 }
 
+/// The block types of the header section, one per non-blank line.
 fn parse_header(
     file: &str,
     rows: &[(usize, &str)],
     header_end: usize,
 ) -> Result<Vec<Declared>, ParseError> {
     let mut declared: Vec<Declared> = Vec::new();
-    let mut lines_of: HashMap<char, usize> = HashMap::new();
-    for &(line, text) in rows {
-        if text.trim().is_empty() {
-            continue;
-        }
-        let mut chars = text.char_indices().peekable();
-        let Some((_, id)) = chars.next() else {
-            continue;
-        };
-        if RESERVED.contains(&id) || id.is_whitespace() || id.is_control() {
+    for &(line, text) in rows.iter().filter(|(_, t)| !t.trim().is_empty()) {
+        let block = parse_declaration(file, line, text)?;
+        if let Some(prev) = declared.iter().find(|d| d.block.id == block.id) {
             return Err(ParseError::new(
                 file,
                 line,
                 1,
                 format!(
-                    "{} cannot be a block identifier (reserved: # . - ! % | = , whitespace and control characters); \
-                     a header line starts with the block's identifier",
-                    describe(id)
+                    "block type '{}' is defined twice (first on line {})",
+                    block.id, prev.line
                 ),
             ));
         }
-        if let Some(prev) = lines_of.get(&id) {
-            return Err(ParseError::new(
-                file,
-                line,
-                1,
-                format!("block type '{id}' is defined twice (first on line {prev})"),
-            ));
-        }
-        let rest_start = chars.peek().map_or(text.len(), |&(i, _)| i);
-        if rest_start < text.len() && !text[rest_start..].starts_with(char::is_whitespace) {
-            let column = text[..rest_start].chars().count() + 1;
-            return Err(ParseError::new(
-                file,
-                line,
-                column,
-                format!("a block identifier is one character: put a space after '{id}'"),
-            ));
-        }
-        let mut slider = None;
-        let mut offsets = vec![(0, 0)];
-        for token in split_tokens(&text[rest_start..]) {
-            let (pos, tok) = (rest_start + token.0, token.1);
-            let column = text[..pos].chars().count() + 1;
-            let (mark, coords) = match tok.chars().next() {
-                Some(m @ ('|' | '=')) => (Some(m), &tok[1..]),
-                _ => (None, tok),
-            };
-            if let Some(m) = mark {
-                let axis = if m == '|' {
-                    Axis::Vertical
-                } else {
-                    Axis::Horizontal
-                };
-                if slider.is_some_and(|s| s != axis) {
-                    return Err(ParseError::new(
-                        file,
-                        line,
-                        column,
-                        format!("block type '{id}' cannot be both a vertical (|) and a horizontal (=) slider"),
-                    ));
-                }
-                slider = Some(axis);
-            }
-            if coords.is_empty() {
-                continue;
-            }
-            let parsed = coords.split_once(',').and_then(|(x, y)| {
-                Some((x.trim().parse::<i32>().ok()?, y.trim().parse::<i32>().ok()?))
-            });
-            let Some((x, y)) = parsed.filter(|(x, y)| x.abs() < 128 && y.abs() < 128) else {
-                return Err(ParseError::new(
-                    file,
-                    line,
-                    column,
-                    format!("expected a cell offset 'x,y' (column,row, each within ±127) but found '{tok}'"),
-                ));
-            };
-            offsets.push((y, x));
-        }
-        let shape = Shape::new(offsets).expect("contains (0,0)");
-        let block = BlockType {
-            id,
-            shape,
-            slider,
-            is_master: id == MASTER_ID,
-        };
-        lines_of.insert(id, line);
         declared.push(Declared { block, line });
     }
     if declared.is_empty() {
@@ -309,10 +251,75 @@ fn parse_header(
     Ok(declared)
 }
 
-/// A character for an error message, visible even when it is blank.
+/// One header line: the identifier, then optionally `|` or `=` (a slider)
+/// and the cell offsets `x,y` of the shape beyond the anchor.
+fn parse_declaration(file: &str, line: usize, text: &str) -> Result<BlockType, ParseError> {
+    let err = |column: usize, message: String| ParseError::new(file, line, column, message);
+    let id = text.chars().next().expect("a non-blank line");
+    if RESERVED.contains(&id) || id.is_whitespace() || id.is_control() {
+        return Err(err(
+            1,
+            format!(
+                "{} cannot be a block identifier (reserved: # . - ! % | = , whitespace and control characters); \
+                 a header line starts with the block's identifier",
+                describe(id)
+            ),
+        ));
+    }
+    let rest_start = id.len_utf8();
+    if rest_start < text.len() && !text[rest_start..].starts_with(char::is_whitespace) {
+        return Err(err(
+            2,
+            format!("a block identifier is one character: put a space after '{id}'"),
+        ));
+    }
+    let mut slider = None;
+    let mut offsets = vec![(0, 0)];
+    for (pos, tok) in split_tokens(&text[rest_start..]) {
+        let column = text[..rest_start + pos].chars().count() + 1;
+        let (axis, coords) = match tok.chars().next() {
+            Some('|') => (Some(Axis::Vertical), &tok[1..]),
+            Some('=') => (Some(Axis::Horizontal), &tok[1..]),
+            _ => (None, tok),
+        };
+        if let Some(axis) = axis {
+            if slider.is_some_and(|s| s != axis) {
+                return Err(err(
+                    column,
+                    format!("block type '{id}' cannot be both a vertical (|) and a horizontal (=) slider"),
+                ));
+            }
+            slider = Some(axis);
+        }
+        if coords.is_empty() {
+            continue;
+        }
+        let parsed = coords.split_once(',').and_then(|(x, y)| {
+            Some((x.trim().parse::<i32>().ok()?, y.trim().parse::<i32>().ok()?))
+        });
+        let Some((x, y)) = parsed.filter(|(x, y)| x.abs() < 128 && y.abs() < 128) else {
+            return Err(err(
+                column,
+                format!(
+                    "expected a cell offset 'x,y' (column,row, each within ±127) but found '{tok}'"
+                ),
+            ));
+        };
+        offsets.push((y, x));
+    }
+    Ok(BlockType {
+        id,
+        shape: Shape::new(offsets).expect("contains (0,0)"),
+        slider,
+        is_master: id == MASTER_ID,
+    })
+}
+
+/// A character for an error message, visible even when it is blank:
+/// `'x'`, or `U+0009` for a tab.
 fn describe(c: char) -> String {
     if c.is_whitespace() || c.is_control() {
-        format!("character U+{:04X}", c as u32)
+        format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}'")
     }
@@ -338,280 +345,78 @@ fn split_tokens(s: &str) -> Vec<(usize, &str)> {
     out
 }
 
-fn build(
-    file: &str,
-    metadata: Vec<(String, String)>,
-    declared: Vec<Declared>,
+/// Hands the board, the declared types, the start grid's blocks and the
+/// goal grids' requirements to the builder.
+fn build<'f>(
+    file: &'f str,
+    declared: &[Declared],
     start: &Grid,
     goals: &[Grid],
-) -> Result<Puzzle, ParseError> {
-    let (h, w) = (start.height(), start.width);
-    if w < 1 {
-        return Err(ParseError::new(
-            file,
-            start.lines[0],
-            1,
-            "the start grid is empty",
-        ));
-    }
-    let index_of: HashMap<char, usize> = declared
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.block.id, i))
-        .collect();
-    // Cell kinds: walls and doors from the start grid; a door may also be
-    // marked in a goal grid (where the start grid shows the master on it).
-    let mut kinds = vec![CellKind::Free; h * w];
-    for r in 0..h {
-        for c in 0..w {
-            let ch = start.get(r, c);
-            kinds[r * w + c] = match ch {
-                '#' => CellKind::Wall,
-                '-' => CellKind::Door,
-                ' ' | '.' => CellKind::Free,
-                _ if index_of.contains_key(&ch) => CellKind::Free,
-                _ => {
-                    return Err(ParseError::new(
-                        file,
-                        start.lines[r],
-                        c + 1,
-                        format!(
-                        "unknown character {}: not a wall (#), empty cell (space or .), door (-) \
-                             or a block defined in the header",
-                        describe(ch)
-                    ),
-                    ))
-                }
-            };
-        }
-    }
-    for g in goals {
-        check_goal_size(file, start, g)?;
-        for r in 0..g.height() {
-            for c in 0..g.width {
-                if g.get(r, c) == '-' {
-                    if kinds[r * w + c] == CellKind::Wall {
-                        return Err(ParseError::new(
-                            file,
-                            g.lines[r],
-                            c + 1,
-                            "this goal marks a door (-) where the start grid has a wall",
-                        ));
-                    }
-                    kinds[r * w + c] = CellKind::Door;
-                }
-            }
-        }
-    }
-    let board = Board::new(w, h, kinds);
-
-    let mut types = Vec::new();
-    let mut counts = Vec::new();
-    let mut anchors: Vec<Cell> = Vec::new();
-    let mut type_of_declared = vec![None; declared.len()];
-    let start_cells = start.cells_by_char();
-    for (di, d) in declared.iter().enumerate() {
-        let cells = start_cells
-            .get(&d.block.id)
-            .map_or(&[][..], |v| v.as_slice());
-        let found = split_into_shape(cells, &d.block.shape).map_err(|(r, c)| {
-            ParseError::new(
-                file,
-                start.lines[r],
-                c + 1,
-                format!(
-                    "the cells marked '{}' do not form the shape declared for it on line {}",
-                    d.block.id, d.line
-                ),
+) -> Result<PuzzleBuilder<'f>, ParseError> {
+    let known =
+        |ch: char| matches!(ch, '#' | ' ' | '.' | '-') || declared.iter().any(|d| d.block.id == ch);
+    let mut builder = start.builder(file, |ch| {
+        (!known(ch)).then(|| {
+            format!(
+                "unknown character {}: not a wall (#), empty cell (space or .), door (-) \
+                 or a block defined in the header",
+                describe(ch)
             )
-        })?;
-        if found.is_empty() {
-            continue;
-        }
-        if d.block.is_master && found.len() > 1 {
-            let (r, c) = found[1];
-            return Err(ParseError::new(
-                file,
-                start.lines[r],
-                c + 1,
-                "the master block '@' appears more than once; it must be unique",
-            ));
-        }
-        for &(r, c) in &found {
-            let cell = r * w + c;
-            if !d.block.is_master && on_door(&board, &d.block, cell) {
-                return Err(ParseError::new(
-                    file,
-                    start.lines[r],
-                    c + 1,
-                    format!(
-                        "block '{}' stands on a door cell, which only the master may occupy",
-                        d.block.id
-                    ),
-                ));
-            }
-            anchors.push(cell as Cell);
-        }
-        if let Some(axis) = d.block.slider {
-            check_slider_can_slide(file, d, axis, &board)?;
-        }
-        type_of_declared[di] = Some(types.len());
-        types.push(d.block.clone());
-        counts.push(found.len());
+        })
+    })?;
+    // A door may also be marked in a goal grid (where the start grid shows the master on it).
+    for goal in goals {
+        start.goal_doors(goal, &mut builder)?;
     }
-    if types.is_empty() {
-        return Err(ParseError::new(
-            file,
-            start.lines[0],
-            0,
-            "the start position contains no blocks",
-        ));
+    for d in declared {
+        builder.declare(d.block.clone(), Loc::new(d.line, 1));
     }
-
-    let mut goal_sections = Vec::new();
-    for g in goals {
-        let mut goal = Goal::default();
-        let goal_cells = g.cells_by_char();
-        // Report the first unknown character in reading order.
-        let mut unknown: Vec<(usize, usize, char)> = goal_cells
-            .iter()
-            .filter(|(ch, _)| !matches!(ch, '#' | ' ' | '.' | '-') && !index_of.contains_key(ch))
-            .map(|(&ch, cells)| (cells[0].0, cells[0].1, ch))
-            .collect();
-        unknown.sort_unstable();
-        if let Some(&(r, c, ch)) = unknown.first() {
-            return Err(ParseError::new(
-                file,
-                g.lines[r],
-                c + 1,
+    let cells = start.cells_by_char();
+    for (t, d) in declared.iter().enumerate() {
+        for (r, c) in instances(file, start, &cells, d, "cells")? {
+            builder.place(t, builder.cell(r, c), start.loc(r, c))?;
+        }
+    }
+    for goal in goals {
+        goal.check(file, |ch| {
+            (!known(ch)).then(|| {
                 format!(
                     "the goal names block {}, which the header does not define",
                     describe(ch)
-                ),
-            ));
-        }
-        for (di, d) in declared.iter().enumerate() {
-            let cells = goal_cells
-                .get(&d.block.id)
-                .map_or(&[][..], |v| v.as_slice());
-            let found = split_into_shape(cells, &d.block.shape).map_err(|(r, c)| {
-                ParseError::new(
-                    file,
-                    g.lines[r],
-                    c + 1,
-                    format!(
-                        "the goal cells marked '{}' do not form the shape declared for it on line {}",
-                        d.block.id, d.line
-                    ),
                 )
-            })?;
-            if found.is_empty() {
-                continue;
+            })
+        })?;
+        builder.goal_section();
+        let cells = goal.cells_by_char();
+        for (t, d) in declared.iter().enumerate() {
+            for (r, c) in instances(file, goal, &cells, d, "goal cells")? {
+                builder.want(t, builder.cell(r, c), goal.loc(r, c))?;
             }
-            let available = type_of_declared[di].map_or(0, |t| counts[t]);
-            if found.len() > available {
-                let (r, c) = found[available.min(found.len() - 1)];
-                let what = if d.block.is_master {
-                    "the goal places the master '@' but the start position has no master"
-                        .to_string()
-                } else {
-                    format!(
-                        "the goal places {} block(s) '{}' but the start position has {available}",
-                        found.len(),
-                        d.block.id
-                    )
-                };
-                return Err(ParseError::new(file, g.lines[r], c + 1, what));
-            }
-            for &(r, c) in &found {
-                let cell = r * w + c;
-                let blocked = d.block.shape.offsets().iter().any(|&(dr, dc)| {
-                    board
-                        .offset(cell, dr, dc)
-                        .is_some_and(|x| !board.allows(x, d.block.is_master))
-                });
-                if blocked {
-                    return Err(ParseError::new(
-                        file,
-                        g.lines[r],
-                        c + 1,
-                        format!(
-                            "the goal places block '{}' on a wall{}, where it can never be",
-                            d.block.id,
-                            if d.block.is_master { "" } else { " or a door" }
-                        ),
-                    ));
-                }
-            }
-            let mut req_anchors: Vec<Cell> =
-                found.iter().map(|&(r, c)| (r * w + c) as Cell).collect();
-            req_anchors.sort_unstable();
-            goal.requirements.push(GoalRequirement {
-                block_type: type_of_declared[di].expect("available > 0"),
-                anchors: req_anchors,
-            });
         }
-        goal_sections.push(goal);
     }
-
-    let mut puzzle = Puzzle::new(board, types, counts, Position { anchors }, goal_sections);
-    puzzle.name = metadata
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("name"))
-        .map(|(_, v)| v.clone());
-    puzzle.metadata = metadata;
-    Ok(puzzle)
+    Ok(builder)
 }
 
-/// True when a block of this type anchored at `cell` covers a door.
-fn on_door(board: &Board, block: &BlockType, cell: usize) -> bool {
-    block.shape.offsets().iter().any(|&(dr, dc)| {
-        board
-            .offset(cell, dr, dc)
-            .is_some_and(|x| board.kind(x) == CellKind::Door)
-    })
-}
-
-fn check_goal_size(file: &str, start: &Grid, goal: &Grid) -> Result<(), ParseError> {
-    if goal.height() != start.height() || goal.width != start.width {
-        return Err(ParseError::new(
-            file,
-            goal.lines[0],
-            1,
-            format!(
-                "goal grid is {}x{} but the start grid is {}x{}; draw goals on the same board",
-                goal.height(),
-                goal.width,
-                start.height(),
-                start.width
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// A slider must have at least one other place along its axis on the empty board.
-fn check_slider_can_slide(
+/// The anchors `(row, col)` of the blocks of a declared type drawn in a
+/// grid, or an error at the first cell that does not fit its shape.
+fn instances(
     file: &str,
+    grid: &Grid,
+    cells: &HashMap<char, Vec<(usize, usize)>>,
     d: &Declared,
-    axis: Axis,
-    board: &Board,
-) -> Result<(), ParseError> {
-    let can = slider_can_slide(board, &d.block.shape, axis, d.block.is_master);
-    if can {
-        Ok(())
-    } else {
-        Err(ParseError::new(
+    what: &str,
+) -> Result<Vec<(usize, usize)>, ParseError> {
+    let marked = cells.get(&d.block.id).map_or(&[][..], Vec::as_slice);
+    split_into_shape(marked, &d.block.shape).map_err(|(r, c)| {
+        ParseError::at(
             file,
-            d.line,
-            1,
+            grid.loc(r, c),
             format!(
-                "slider '{}' can never slide: its shape has no room to move {} anywhere on this board",
-                d.block.id,
-                if axis == Axis::Vertical { "vertically" } else { "horizontally" }
+                "the {what} marked '{}' do not form the shape declared for it on line {}",
+                d.block.id, d.line
             ),
-        ))
-    }
+        )
+    })
 }
 
 /// Writes a puzzle in the native format; `parse(write(p))` gives `p` back.
@@ -669,6 +474,7 @@ fn protect_trailing_spaces(grid: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::CellKind;
 
     const SMALL: &str = "\
 % name: small
@@ -822,18 +628,50 @@ a
         error_at("garbage\n", 1, 1, "expected '!'");
     }
 
+    /// Issue 12: the message said "unknown character character U+0000".
+    #[test]
+    fn an_invisible_character_is_named_once() {
+        let e = parse("!\n@\n!\n#@\0#\n!\n", "t").unwrap_err();
+        assert_eq!((e.line, e.column), (4, 3), "{e}");
+        assert!(
+            e.message
+                .starts_with("unknown character U+0000: not a wall (#)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_search_needs_a_goal_section_where_it_would_go() {
+        let text = "% name: x\n!\n@\n!\n#@ #\n!\n";
+        assert!(parse(text, "t").unwrap().goals.is_empty());
+        let need = ImportOptions {
+            need_goal: true,
+            ..Default::default()
+        };
+        let e = parse_collection(text, "t", &need).unwrap_err();
+        assert_eq!((e.line, e.column), (6, 1), "{e}");
+        assert!(e.message.contains("no goal section"), "{e}");
+        assert_eq!(
+            parse_collection(SMALL, "t", &need).unwrap()[0].goals.len(),
+            1
+        );
+    }
+
     #[test]
     fn collections_split_at_double_percent() {
         let two = format!("{SMALL}%%\n{}", SMALL.replace("small", "second"));
-        let ps = parse_collection(&two, "t").unwrap();
+        let ps = parse_collection(&two, "t", &ImportOptions::default()).unwrap();
         assert_eq!(ps.len(), 2);
         assert_eq!(ps[1].name.as_deref(), Some("second"));
-        assert_eq!(parse_collection(&write_collection(&ps), "w").unwrap(), ps);
+        assert_eq!(
+            parse_collection(&write_collection(&ps), "w", &ImportOptions::default()).unwrap(),
+            ps
+        );
         let e = parse(&two, "t").unwrap_err();
         assert_eq!(e.line, 22, "{e}");
         // Errors in the second puzzle name the line in the whole file.
         let bad = format!("{SMALL}%%\n{}", SMALL.replace("#a  #", "#a ?#"));
-        let e = parse_collection(&bad, "t").unwrap_err();
+        let e = parse_collection(&bad, "t", &ImportOptions::default()).unwrap_err();
         assert_eq!((e.line, e.column), (10 + 21, 4), "{e}");
     }
 }

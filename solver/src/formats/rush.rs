@@ -13,13 +13,10 @@
 
 use std::collections::BTreeMap;
 
-use super::error::ParseError;
-use super::grid::slider_can_slide;
+use super::builder::PuzzleBuilder;
+use super::error::{Loc, ParseError};
 use super::native::MASTER_ID;
-use crate::model::{
-    Axis, BlockType, Board, Cell, CellKind, Goal, GoalRequirement, Position, Puzzle, Shape,
-    MAX_SIDE,
-};
+use crate::model::{Axis, BlockType, CellKind, Puzzle, Shape};
 
 /// Parses a file of Rush Hour boards, one puzzle per line.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
@@ -107,11 +104,30 @@ pub fn parse_line(line: &str, line_no: usize, file: &str) -> Result<Puzzle, Pars
         None
     };
     let (board_col, board) = toks[b];
+    let mut builder = read_board(file, Loc::new(line_no, board_col), board)?;
+    let name = format!("rush line {line_no}");
+    builder.metadata([
+        ("name".into(), name),
+        (
+            "origin".into(),
+            format!("Rush Hour board {board} (A is the master '@')"),
+        ),
+    ]);
+    builder.metadata(moves.map(|m| ("optimum".into(), format!("{m} moves"))));
+    builder.metadata(cluster.map(|c| ("cluster size".into(), c.to_string())));
+    builder.build(None)
+}
+
+/// The board written at `at`: an n x n square inside a wall frame, its
+/// vehicles placed and the goal set.
+fn read_board<'f>(file: &'f str, at: Loc, board: &str) -> Result<PuzzleBuilder<'f>, ParseError> {
+    let err =
+        |i: usize, message: String| ParseError::at(file, Loc::new(at.line, at.column + i), message);
     let chars: Vec<char> = board.chars().collect();
     let n = (chars.len() as f64).sqrt().round() as usize;
     if n * n != chars.len() || n < 2 {
         return Err(err(
-            board_col,
+            0,
             format!(
                 "the board has {} cells, which is not the square of a side of 2 or more \
                  (a 6x6 board has 36)",
@@ -119,30 +135,25 @@ pub fn parse_line(line: &str, line_no: usize, file: &str) -> Result<Puzzle, Pars
             ),
         ));
     }
-    if n + 2 > MAX_SIDE {
-        return Err(err(
-            board_col,
-            format!(
-                "a {n}x{n} board with its frame is larger than supported ({MAX_SIDE}x{MAX_SIDE})"
-            ),
-        ));
-    }
     let side = n + 2;
-    let mut kinds = vec![CellKind::Wall; side * side];
+    let mut builder = PuzzleBuilder::new(file, side, side, at)?;
+    // Board row r, column c is model cell (r + 1, c + 1).
+    let cell = |i: usize| (i / n + 1) * side + i % n + 1;
+    for x in 0..side * side {
+        builder.set_kind(x, CellKind::Wall);
+    }
     let mut vehicles: BTreeMap<char, Vec<usize>> = BTreeMap::new();
     for (i, &ch) in chars.iter().enumerate() {
-        let (r, c) = (i / n, i % n);
-        let cell = (r + 1) * side + c + 1;
-        kinds[cell] = match ch {
-            'o' | '.' => CellKind::Free,
-            'x' => CellKind::Wall,
+        match ch {
+            'o' | '.' => builder.set_kind(cell(i), CellKind::Free),
+            'x' => {}
             'A'..='Z' => {
+                builder.set_kind(cell(i), CellKind::Free);
                 vehicles.entry(ch).or_default().push(i);
-                CellKind::Free
             }
             _ => {
                 return Err(err(
-                    board_col + i,
+                    i,
                     format!(
                         "unknown character '{}' in the board: expected 'o' or '.' (empty), \
                          'x' (wall), 'A' (red car) or a vehicle letter B-Z",
@@ -150,110 +161,75 @@ pub fn parse_line(line: &str, line_no: usize, file: &str) -> Result<Puzzle, Pars
                     ),
                 ))
             }
-        };
+        }
     }
-    let board_model = Board::new(side, side, kinds);
     let Some(red) = vehicles.get(&'A') else {
-        return Err(err(board_col, "no red car 'A' on this board".to_string()));
+        return Err(err(0, "no red car 'A' on this board".to_string()));
     };
-    let red_first = red[0];
-
-    let mut types = Vec::new();
-    let mut anchors: Vec<Cell> = Vec::new();
-    let mut red_len = 0;
+    let (red_first, red_len) = (red[0], red.len());
     // The red car first (it is the master), then B, C, ... in letter order.
     let order = std::iter::once('A').chain(vehicles.keys().copied().filter(|&c| c != 'A'));
     for letter in order {
         let cells = &vehicles[&letter];
-        let first = cells[0];
-        let at = board_col + first;
-        let horizontal = cells
-            .iter()
-            .enumerate()
-            .all(|(k, &i)| i / n == first / n && i == first + k);
-        let vertical = cells.iter().enumerate().all(|(k, &i)| i == first + k * n);
-        let len = cells.len();
-        if !(2..=3).contains(&len) || !(horizontal || vertical) {
-            return Err(err(
-                at,
-                format!(
-                    "vehicle '{letter}' has {len} cell(s) that are not a straight line of 2 or 3 \
-                     (a car is 1x2 or 2x1, a truck 1x3 or 3x1)"
-                ),
-            ));
-        }
-        let is_master = letter == 'A';
-        if is_master && !horizontal {
-            return Err(err(
-                at,
-                "the red car 'A' must be horizontal: it leaves through the right edge of its row"
-                    .to_string(),
-            ));
-        }
-        let (axis, shape) = if horizontal {
-            (Axis::Horizontal, Shape::rectangle(1, len as i32))
-        } else {
-            (Axis::Vertical, Shape::rectangle(len as i32, 1))
-        };
-        if is_master {
-            red_len = len;
-        }
-        if !slider_can_slide(&board_model, &shape, axis, is_master) {
-            return Err(err(
-                at,
-                format!("vehicle '{letter}' is walled in and can never move"),
-            ));
-        }
-        types.push(BlockType {
-            id: if is_master { MASTER_ID } else { letter },
-            shape,
-            slider: Some(axis),
-            is_master,
-        });
-        anchors.push(((first / n + 1) * side + first % n + 1) as Cell);
+        let block = vehicle(letter, cells, n).map_err(|m| err(cells[0], m))?;
+        let t = builder.declare(block, Loc::new(at.line, at.column + cells[0]));
+        builder.place(t, cell(cells[0]), Loc::new(at.line, at.column + cells[0]))?;
     }
-    let goal_anchor = (red_first / n + 1) * side + (n - red_len) + 1;
     // Walls to the right of the red car would keep it from the exit forever.
-    let red_row_start = (red_first / n + 1) * side;
-    let exit_row_blocked =
-        (red_first % n + 1..=n).any(|c| board_model.kind(red_row_start + c) == CellKind::Wall);
-
-    if exit_row_blocked {
+    if (red_first + red_len..(red_first / n + 1) * n).any(|i| chars[i] == 'x') {
         return Err(err(
-            board_col + red_first,
+            red_first,
             "a wall 'x' stands between the red car and the right edge of its row".to_string(),
         ));
     }
-    let goal = Goal {
-        requirements: vec![GoalRequirement {
-            block_type: 0,
-            anchors: vec![goal_anchor as Cell],
-        }],
+    builder.goal_section();
+    let goal = cell(red_first - red_first % n + n - red_len);
+    builder.want(0, goal, Loc::new(at.line, at.column + red_first))?;
+    Ok(builder)
+}
+
+/// The block type of a vehicle: a straight line of 2 or 3 cells (board
+/// indices, row-major on an n x n board), a slider along its length; the
+/// red car `A` is the master `@` and must be horizontal.
+fn vehicle(letter: char, cells: &[usize], n: usize) -> Result<BlockType, String> {
+    let first = cells[0];
+    let len = cells.len();
+    let horizontal = cells
+        .iter()
+        .enumerate()
+        .all(|(k, &i)| i / n == first / n && i == first + k);
+    let vertical = cells.iter().enumerate().all(|(k, &i)| i == first + k * n);
+    if !(2..=3).contains(&len) || !(horizontal || vertical) {
+        return Err(format!(
+            "vehicle '{letter}' has {len} cell(s) that are not a straight line of 2 or 3 \
+             (a car is 1x2 or 2x1, a truck 1x3 or 3x1)"
+        ));
+    }
+    let is_master = letter == 'A';
+    if is_master && !horizontal {
+        return Err(
+            "the red car 'A' must be horizontal: it leaves through the right edge of its row"
+                .to_string(),
+        );
+    }
+    let (axis, shape) = if horizontal {
+        (Axis::Horizontal, Shape::rectangle(1, len as i32))
+    } else {
+        (Axis::Vertical, Shape::rectangle(len as i32, 1))
     };
-    let counts = vec![1; types.len()];
-    let mut puzzle = Puzzle::new(board_model, types, counts, Position { anchors }, vec![goal]);
-    let name = format!("rush line {line_no}");
-    puzzle.metadata.push(("name".into(), name.clone()));
-    puzzle.name = Some(name);
-    puzzle.metadata.push((
-        "origin".into(),
-        format!("Rush Hour board {board} (A is the master '@')"),
-    ));
-    if let Some(m) = moves {
-        puzzle
-            .metadata
-            .push(("optimum".into(), format!("{m} moves")));
-    }
-    if let Some(c) = cluster {
-        puzzle.metadata.push(("cluster size".into(), c.to_string()));
-    }
-    Ok(puzzle)
+    Ok(BlockType {
+        id: if is_master { MASTER_ID } else { letter },
+        shape,
+        slider: Some(axis),
+        is_master,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::formats::native;
+    use crate::model::Cell;
 
     const LINE: &str = "03 oBBBoooooCooAAoCoooooDoooooDoooooooo 49";
 

@@ -13,12 +13,11 @@
 //! Positions of the wrong permutation parity are accepted and marked with the
 //! metadata `solvable: no`. Blank lines and lines starting with `%` are skipped.
 
-use super::error::ParseError;
+use super::builder::PuzzleBuilder;
+use super::error::{Loc, ParseError};
 use super::ids::{fresh_count, fresh_sequence};
 use super::ImportOptions;
-use crate::model::{
-    BlockType, Board, Cell, CellKind, Goal, GoalRequirement, Position, Puzzle, Shape, MAX_SIDE,
-};
+use crate::model::{BlockType, CellKind, Puzzle, Shape};
 
 /// Parses a file of tile puzzles, one per line.
 pub fn parse(text: &str, file: &str, options: &ImportOptions) -> Result<Vec<Puzzle>, ParseError> {
@@ -54,31 +53,7 @@ pub fn parse_line(
     options: &ImportOptions,
 ) -> Result<Puzzle, ParseError> {
     let err = |column: usize, message: String| ParseError::new(file, line_no, column, message);
-    let mut numbers: Vec<(usize, u64)> = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    let mut push = |col: usize, tok: &str| -> Result<(), ParseError> {
-        let n = tok.parse::<u64>().map_err(|_| {
-            err(
-                col,
-                format!("'{tok}' is not a tile number (whole numbers, 0 for the blank)"),
-            )
-        })?;
-        numbers.push((col, n));
-        Ok(())
-    };
-    for (col, (i, ch)) in line.char_indices().enumerate() {
-        match (ch.is_whitespace(), start) {
-            (true, Some((c0, b0))) => {
-                push(c0 + 1, &line[b0..i])?;
-                start = None;
-            }
-            (false, None) => start = Some((col, i)),
-            _ => {}
-        }
-    }
-    if let Some((c0, b0)) = start {
-        push(c0 + 1, &line[b0..])?;
-    }
+    let mut numbers = numbers(line).map_err(|(col, m)| err(col, m))?;
     let count = numbers.len();
     let with_optimum = match options.width {
         Some(0) => return Err(err(0, "--width must be at least 1".into())),
@@ -109,14 +84,7 @@ pub fn parse_line(
     if tiles < 2 {
         return Err(err(0, "a tile puzzle needs at least two cells".into()));
     }
-    if width + 2 > MAX_SIDE || height + 2 > MAX_SIDE {
-        return Err(err(
-            1,
-            format!(
-                "a {height}x{width} board with its frame is larger than supported ({MAX_SIDE}x{MAX_SIDE})"
-            ),
-        ));
-    }
+    let mut builder = PuzzleBuilder::new(file, height + 2, width + 2, Loc::new(line_no, 1))?;
     if tiles - 1 > fresh_count() {
         return Err(err(
             1,
@@ -127,10 +95,70 @@ pub fn parse_line(
             ),
         ));
     }
+    let index_of = permutation(&numbers, height, width).map_err(|(col, m)| err(col, m))?;
+    let goal_index = |n: usize| {
+        if options.blank_last {
+            (n + tiles - 1) % tiles
+        } else {
+            n
+        }
+    };
+    place_tiles(&mut builder, width, &index_of, goal_index, line_no)?;
+    let solvable = solvable(
+        &index_of,
+        &(0..tiles).map(goal_index).collect::<Vec<_>>(),
+        width,
+        height,
+    );
+    builder.metadata([("name".into(), format!("tiles line {line_no}"))]);
+    builder.metadata(optimum.map(|o| ("optimum".into(), format!("{o} steps"))));
+    builder.metadata((!solvable).then(|| ("solvable".into(), "no".into())));
+    builder.build(None)
+}
+
+/// The whole numbers of a line with their 1-based columns, or the column of
+/// the first token that is not one and the message.
+fn numbers(line: &str) -> Result<Vec<(usize, u64)>, (usize, String)> {
+    let mut numbers = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    let mut push = |col: usize, tok: &str| {
+        let n = tok.parse::<u64>().map_err(|_| {
+            (
+                col,
+                format!("'{tok}' is not a tile number (whole numbers, 0 for the blank)"),
+            )
+        })?;
+        numbers.push((col, n));
+        Ok(())
+    };
+    for (col, (i, ch)) in line.char_indices().enumerate() {
+        match (ch.is_whitespace(), start) {
+            (true, Some((c0, b0))) => {
+                push(c0 + 1, &line[b0..i])?;
+                start = None;
+            }
+            (false, None) => start = Some((col, i)),
+            _ => {}
+        }
+    }
+    if let Some((c0, b0)) = start {
+        push(c0 + 1, &line[b0..])?;
+    }
+    Ok(numbers)
+}
+
+/// Where each tile number is (its board index, row-major), when the numbers
+/// are exactly 0 to tiles-1; else the column of the first bad one and why.
+fn permutation(
+    numbers: &[(usize, u64)],
+    height: usize,
+    width: usize,
+) -> Result<Vec<usize>, (usize, String)> {
+    let tiles = numbers.len();
     let mut where_is: Vec<Option<(usize, usize)>> = vec![None; tiles];
     for (index, &(col, n)) in numbers.iter().enumerate() {
         if n >= tiles as u64 {
-            return Err(err(
+            return Err((
                 col,
                 format!(
                     "tile {n} is out of range: a {height}x{width} board has tiles 0 to {}",
@@ -139,65 +167,54 @@ pub fn parse_line(
             ));
         }
         if let Some((_, first)) = where_is[n as usize] {
-            return Err(err(
+            return Err((
                 col,
                 format!("tile {n} appears twice (first at column {first})"),
             ));
         }
         where_is[n as usize] = Some((index, col));
     }
-    // Every number 0..tiles appears once (no duplicates among `tiles` numbers).
-    let index_of = |n: usize| where_is[n].expect("a permutation").0;
+    // `tiles` numbers below `tiles` without a duplicate: every one appears.
+    Ok(where_is
+        .into_iter()
+        .map(|w| w.expect("a permutation").0)
+        .collect())
+}
+
+/// The board inside its wall frame (board row r, column c is model row r+1,
+/// column c+1), each tile a unique 1x1 block at `index_of[tile]`, and the
+/// goal fixing every tile at `goal_index(tile)`.
+fn place_tiles(
+    builder: &mut PuzzleBuilder,
+    width: usize,
+    index_of: &[usize],
+    goal_index: impl Fn(usize) -> usize,
+    line_no: usize,
+) -> Result<(), ParseError> {
     let side = width + 2;
-    let model_cell = |index: usize| ((index / width + 1) * side + index % width + 1) as Cell;
-    let mut kinds = vec![CellKind::Wall; side * (height + 2)];
-    for index in 0..tiles {
-        kinds[model_cell(index) as usize] = CellKind::Free;
+    let model_cell = |index: usize| (index / width + 1) * side + index % width + 1;
+    for x in 0..side * (index_of.len() / width + 2) {
+        builder.set_kind(x, CellKind::Wall);
     }
-    let board = Board::new(side, height + 2, kinds);
-    let goal_index = |n: usize| {
-        if options.blank_last {
-            (n + tiles - 1) % tiles
-        } else {
-            n
-        }
-    };
-    let mut types = Vec::new();
-    let mut anchors = Vec::new();
-    let mut goal = Goal::default();
-    for (k, id) in (1..tiles).zip(fresh_sequence()) {
-        types.push(BlockType {
+    for index in 0..index_of.len() {
+        builder.set_kind(model_cell(index), CellKind::Free);
+    }
+    let at = Loc::new(line_no, 0);
+    for (k, id) in (1..index_of.len()).zip(fresh_sequence()) {
+        let block = BlockType {
             id,
             shape: Shape::unit(),
             slider: None,
             is_master: false,
-        });
-        anchors.push(model_cell(index_of(k)));
-        goal.requirements.push(GoalRequirement {
-            block_type: k - 1,
-            anchors: vec![model_cell(goal_index(k))],
-        });
+        };
+        let t = builder.declare(block, at);
+        builder.place(t, model_cell(index_of[k]), at)?;
     }
-    let solvable = solvable(
-        &(0..tiles).map(index_of).collect::<Vec<_>>(),
-        &(0..tiles).map(goal_index).collect::<Vec<_>>(),
-        width,
-        height,
-    );
-    let counts = vec![1; types.len()];
-    let mut puzzle = Puzzle::new(board, types, counts, Position { anchors }, vec![goal]);
-    let name = format!("tiles line {line_no}");
-    puzzle.metadata.push(("name".into(), name.clone()));
-    puzzle.name = Some(name);
-    if let Some(o) = optimum {
-        puzzle
-            .metadata
-            .push(("optimum".into(), format!("{o} steps")));
+    builder.goal_section();
+    for k in 1..index_of.len() {
+        builder.want(k - 1, model_cell(goal_index(k)), at)?;
     }
-    if !solvable {
-        puzzle.metadata.push(("solvable".into(), "no".into()));
-    }
-    Ok(puzzle)
+    Ok(())
 }
 
 /// Whether the goal can be reached: `start[n]` and `goal[n]` are the cell
@@ -242,6 +259,7 @@ fn solvable(start: &[usize], goal: &[usize], width: usize, height: usize) -> boo
 mod tests {
     use super::*;
     use crate::formats::native;
+    use crate::model::Cell;
 
     const KORF1: &str = "57 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
 
