@@ -1,5 +1,5 @@
 //! End-to-end tests of the formats, `solver import`, `solver show` and
-//! `solver verify`, run on the release binary.
+//! `solver verify`, run on the binary Cargo built for the tests.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -361,5 +361,51 @@ fn malformed_inputs_exit_2_with_one_located_message() {
         b"####\n#a #\n####\n\n####\n# @#\n####\n",
         "6:3",
         "no master",
+    );
+}
+
+/// Issue 12: solving or verifying a puzzle without a goal section said so
+/// without a line or column. It is bad input there, located where the goal
+/// grid would go; showing and counting it still work.
+#[test]
+fn a_puzzle_without_a_goal_section_cannot_be_searched() {
+    let cases = [
+        ("legacy.txt", "####\n#@ #\n####\n", "4:1"),
+        ("native.txt", "!\n@\n!\n#@ #\n!\n", "5:1"),
+    ];
+    for (name, text, at) in cases {
+        let file = temp_file("no-goal", name, text.as_bytes());
+        let path = file.to_str().unwrap();
+        let count = solver(&["count", path], "");
+        assert_eq!(count.status.code(), Some(0), "{name}: {}", stderr(&count));
+        assert!(
+            stdout(&count).contains(": 2 reachable positions"),
+            "{name}: {}",
+            stdout(&count)
+        );
+        for args in [vec!["solve", path], vec!["verify", path, "-"]] {
+            let out = solver(&args, "");
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {err}");
+            assert!(out.stdout.is_empty(), "{name} {args:?}");
+            assert!(
+                err.starts_with(&format!(
+                    "error: {path}:{at}: the puzzle has no goal section"
+                )),
+                "{name} {args:?}: {err}"
+            );
+        }
+    }
+}
+
+/// Issue 12: an invisible character was described as "character character U+0000".
+#[test]
+fn an_invisible_character_is_named_once() {
+    rejects(
+        "nul",
+        None,
+        &SMALL.replacen("#a  #", "#a \0#", 1).into_bytes(),
+        "10:4",
+        "unknown character U+0000: not a wall",
     );
 }
