@@ -28,9 +28,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export TASKS=${TASKS:-2} LIMIT=${LIMIT:-1000000} ATTEMPTS=${ATTEMPTS:-6}
 export FINAL_TIMEOUT=${FINAL_TIMEOUT:-10} MAX_MEMORY=${MAX_MEMORY:-1G}
-export SEED_CASEBASE=$(realpath "${SEED_CASEBASE:-casebase/seed.toml}")
+export SEED_CASEBASE=$(realpath -m "${SEED_CASEBASE:-casebase/seed.toml}")
 export OUT=$(realpath -m "${OUT:-experiments/results/slurm}")
-command -v sbatch >/dev/null || { echo "run-collection: sbatch not found; is Slurm installed?" >&2; exit 2; }
+die() { echo "run-collection: $*" >&2; exit 2; }
+command -v sbatch >/dev/null || die "sbatch not found; is Slurm installed? (see setup-local-slurm.sh)"
+for v in TASKS LIMIT ATTEMPTS FINAL_TIMEOUT; do
+    [[ ${!v} =~ ^[0-9]+$ && ${!v} -gt 0 ]] || die "$v must be a whole number above 0, not '${!v}'"
+done
+[ -s "$SEED_CASEBASE" ] || die "no seed case base at $SEED_CASEBASE"
 if [ -z "${REASONER:-}" ]; then
     cargo build --release --bins
     REASONER=$PWD/target/release/reasoner
@@ -45,11 +50,18 @@ else
 fi >"$OUT/puzzles.txt"
 echo "$(wc -l <"$OUT/puzzles.txt") puzzles in $TASKS array tasks, limit $LIMIT, $ATTEMPTS attempts"
 
-# --wait: returns when every task has ended, non-zero if one failed.
+# --wait: returns when every task has ended, non-zero if one failed. What the
+# tasks finished is merged even then (each task's case base is only ever
+# replaced atomically), and the run ends with exit 1.
+failed=0
 sbatch --wait --array=0-$((TASKS - 1)) --output="$OUT/task-%a.log" --export=ALL \
-    experiments/slurm/collection.sbatch
+    experiments/slurm/collection.sbatch || failed=1
 
 cat "$OUT"/results-*.jsonl | LC_ALL=C sort >"$OUT/results.jsonl"
 "$REASONER" casebase merge "$SEED_CASEBASE" "$OUT"/casebase-*.toml -o "$OUT/casebase.toml"
 python3 experiments/slurm/check_merged.py "$OUT/results.jsonl" "$OUT/casebase.toml" \
     | tee "$OUT/summary.txt"
+if [ "$failed" = 1 ]; then
+    echo "run-collection: a task of the job array failed; see $OUT/task-*.log" >&2
+    exit 1
+fi

@@ -3,7 +3,7 @@
 //! tasks' reports and case bases come back merged, every solved puzzle has
 //! exactly one case, and the seed's cases are not doubled.
 
-use std::process::Command;
+use std::process::{Command, Output};
 
 mod reasoner_common;
 use reasoner_common::{s, Scratch};
@@ -26,9 +26,10 @@ for i in $(seq 0 "$last"); do
 done
 "#;
 
-#[test]
-fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
-    let dir = Scratch::new("slurm-collection");
+/// Runs `run-collection.sh PUZZLES` with the stand-in `sbatch` first on
+/// PATH, output to `dir/out`, 2 tasks and small limits unless `env` says
+/// otherwise.
+fn run_collection(dir: &Scratch, puzzles: &[&str], env: &[(&str, &str)]) -> Output {
     let bin = dir.path("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::fs::write(bin.join("sbatch"), SBATCH).unwrap();
@@ -38,30 +39,39 @@ fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
         .status()
         .unwrap();
     assert!(ok.success());
-    let out_dir = dir.path("out");
     let old_path = std::env::var("PATH").unwrap_or_default();
+    Command::new("bash")
+        .arg("experiments/slurm/run-collection.sh")
+        .args(puzzles)
+        .current_dir(end_to_end::workspace_root())
+        .env("PATH", format!("{}:{old_path}", bin.display()))
+        .env("REASONER", end_to_end::reasoner_bin())
+        .env("OUT", dir.path("out"))
+        .env("TASKS", "2")
+        .env("LIMIT", "100000")
+        .env("ATTEMPTS", "2")
+        .env("FINAL_TIMEOUT", "5")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
+    let dir = Scratch::new("slurm-collection");
+    let out_dir = dir.path("out");
     // One puzzle the seed case base knows (Classic Klotski), three it does not
-    // (quickstart.txt is a copy of Dad's Puzzle with other bytes), one unsolvable.
+    // (quickstart.txt is a copy of Dad's Puzzle with other bytes), one unsolvable,
+    // one missing (an error line; the task goes on).
     let puzzles = [
         "puzzles/quickstart.txt",
         "puzzles/klotski/classic.txt",
         "puzzles/rushhour/rush_01.txt",
         "puzzles/rushhour/rush_20.txt",
         "puzzles/special/twin_unsolvable.txt",
+        "puzzles/missing.txt",
     ];
-    let out = Command::new("bash")
-        .arg("experiments/slurm/run-collection.sh")
-        .args(puzzles)
-        .current_dir(end_to_end::workspace_root())
-        .env("PATH", format!("{}:{old_path}", bin.display()))
-        .env("REASONER", end_to_end::reasoner_bin())
-        .env("OUT", &out_dir)
-        .env("TASKS", "2")
-        .env("LIMIT", "100000")
-        .env("ATTEMPTS", "2")
-        .env("FINAL_TIMEOUT", "5")
-        .output()
-        .unwrap();
+    let out = run_collection(&dir, &puzzles, &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -69,7 +79,7 @@ fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        stdout.contains("5 puzzles: 1 no_solution, 4 solved"),
+        stdout.contains("6 puzzles: 1 error, 1 no_solution, 4 solved"),
         "{stdout}"
     );
     assert!(
@@ -80,15 +90,20 @@ fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
         stdout.contains("check: every solved puzzle has exactly one case"),
         "{stdout}"
     );
-    // Each task's reports, in puzzle order round-robin; all of them merged.
+    // Each task's reports (puzzles dealt round-robin); all of them merged.
     let lines = |f: &str| {
         std::fs::read_to_string(out_dir.join(f))
             .unwrap()
             .lines()
             .count()
     };
-    assert_eq!((lines("results-0.jsonl"), lines("results-1.jsonl")), (3, 2));
-    assert_eq!(lines("results.jsonl"), 5);
+    assert_eq!((lines("results-0.jsonl"), lines("results-1.jsonl")), (3, 3));
+    assert_eq!(lines("results.jsonl"), 6);
+    let results = std::fs::read_to_string(out_dir.join("results.jsonl")).unwrap();
+    assert!(
+        results.contains(r#"{"puzzle":"puzzles/missing.txt","status":"error","exit_code":2}"#),
+        "{results}"
+    );
     // The seed's cases once each, plus the three solved puzzles it lacked.
     let seed_cases =
         std::fs::read_to_string(end_to_end::workspace_root().join("casebase/seed.toml"))
@@ -102,4 +117,23 @@ fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
         .output()
         .unwrap();
     assert!(list.status.success());
+}
+
+#[test]
+fn bad_settings_are_refused_before_anything_is_submitted() {
+    let dir = Scratch::new("slurm-collection-bad");
+    for (var, value) in [
+        ("TASKS", "0"),
+        ("LIMIT", "lots"),
+        ("SEED_CASEBASE", "none.toml"),
+    ] {
+        let out = run_collection(&dir, &["puzzles/quickstart.txt"], &[(var, value)]);
+        assert_eq!(out.status.code(), Some(2), "{var}={value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(var) || err.contains(value),
+            "{var}={value}: {err}"
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("Submitted"));
+    }
 }
