@@ -92,8 +92,9 @@ struct SolveArgs {
     #[arg(long, value_name = "BYTES")]
     max_memory: Option<String>,
     /// Where attempts run: local, slurm (each attempt an `srun` job with its
-    /// memory and time limits), or a command template such as 'ssh node1 {args}'
-    /// (see reasoner/src/launch/template.rs for {name}, {mem_mb}, {time_s}).
+    /// memory and time limits), or a command template with {args} such as
+    /// 'ssh node1 {args}'; templates may also use {name}, {mem_mb}, {time_s}
+    /// (see reasoner/README.md).
     #[arg(long, value_name = "HOW", default_value = "local")]
     launcher: String,
     /// Similarity measure: thesis or extended (thesis + the solver's extra features).
