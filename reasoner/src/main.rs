@@ -328,15 +328,21 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
         .map(launch::parse_bytes)
         .transpose()
         .map_err(|e| Error::Usage(format!("--max-memory: {e}")))?;
-    runner.check_launch(&RunLimits {
-        max_positions: None,
-        timeout: config.attempt_timeout,
-    })?;
-    if config.final_run {
-        runner.check_launch(&RunLimits {
+    runner.check_launch(
+        "a limited attempt",
+        &RunLimits {
             max_positions: None,
-            timeout: config.final_timeout,
-        })?;
+            timeout: config.attempt_timeout,
+        },
+    )?;
+    if config.final_run {
+        runner.check_launch(
+            "the final attempt",
+            &RunLimits {
+                max_positions: None,
+                timeout: config.final_timeout,
+            },
+        )?;
     }
     let mut report = cycle::run(Arc::new(runner), &a.puzzle, &cb, sim.as_ref(), &config).await?;
     let mut retain_failed = None;

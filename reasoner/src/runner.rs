@@ -186,10 +186,11 @@ impl Runner {
         })
     }
 
-    /// Checks that the launcher can run an attempt with these limits, before
-    /// any runs (a template may need a limit that was not given).
-    pub fn check_launch(&self, limits: &RunLimits) -> Result<(), Error> {
-        let job = self.job_spec("check", limits);
+    /// Checks that the launcher can run `attempt` (e.g. "the final attempt")
+    /// with these limits, before any runs (a template may need a limit that
+    /// was not given).
+    pub fn check_launch(&self, attempt: &str, limits: &RunLimits) -> Result<(), Error> {
+        let job = self.job_spec(attempt, limits);
         self.launcher
             .command_line(&self.solver, &[], &job)
             .map(|_| ())

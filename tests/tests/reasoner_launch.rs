@@ -213,12 +213,21 @@ fn a_command_template_runs_each_attempt_through_the_given_command() {
 fn launcher_mistakes_are_usage_errors_before_any_attempt_runs() {
     let dir = Scratch::new("launcher-usage");
     let bin = fake_srun(&dir, false);
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["--launcher", "pbs"], "unknown launcher \"pbs\""),
         (&["--launcher", "ssh 'n1 {args}"], "unclosed quote"),
         (
             &["--launcher", "srun --time={time_s} {args}", "--no-final"],
-            "{time_s}",
+            "uses {time_s}, but a limited attempt has no time limit",
+        ),
+        (
+            &[
+                "--launcher",
+                "srun -t {time_s} {args}",
+                "--attempt-timeout",
+                "9",
+            ],
+            "uses {time_s}, but the final attempt has no time limit",
         ),
         (
             &["--launcher", "slurm", "--max-memory", "lots"],

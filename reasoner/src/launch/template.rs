@@ -96,15 +96,15 @@ impl Launcher for Template {
             for (placeholder, value) in &values {
                 if out.contains(placeholder) {
                     let Some(v) = value else {
+                        let (limit, flag) = if *placeholder == "{mem_mb}" {
+                            ("memory", "--max-memory")
+                        } else {
+                            ("time", "--attempt-timeout, --final-timeout")
+                        };
                         return Err(format!(
-                            "the launcher template uses {placeholder}, but {} has no such limit; \
-                             give {}",
-                            job.name,
-                            if *placeholder == "{mem_mb}" {
-                                "--max-memory"
-                            } else {
-                                "--attempt-timeout and --final-timeout"
-                            }
+                            "the launcher template uses {placeholder}, but {} has no {limit} \
+                             limit ({flag})",
+                            job.name
                         ));
                     };
                     out = out.replace(placeholder, v);
@@ -153,9 +153,9 @@ mod tests {
         let err = t
             .command_line(Path::new("/s"), &args, &unlimited)
             .unwrap_err();
-        assert!(
-            err.contains("{mem_mb}") && err.contains("--max-memory"),
-            "{err}"
+        assert_eq!(
+            err,
+            "the launcher template uses {mem_mb}, but n has no memory limit (--max-memory)"
         );
         let plain = Template::parse("ssh n1 {args}").unwrap();
         assert_eq!(
