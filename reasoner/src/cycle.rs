@@ -98,7 +98,7 @@ pub async fn run(
     let spaces = found
         .features
         .features
-        .get("num_of_spaces")
+        .get(sbp_protocol::features::NUM_OF_SPACES)
         .map(|r| r.hi.round().max(1.0) as u64)
         .unwrap_or(1);
     let reuse = if retrieved.is_empty() {

@@ -16,22 +16,17 @@ use serde::ser::{SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-/// Name under which the decimal logarithm of the search-space size is kept.
-pub const SEARCH_SPACE_LOG10: &str = "search_space_log10";
-/// The thesis's search-space size (may be astronomically large).
-pub const SEARCH_SPACE_SIZE: &str = "search_space_size";
-/// How the size was found: 0 exact, 10 packing bound, 20 combinatorial bound.
-pub const SEARCH_SPACE_SIZE_TYPE: &str = "search_space_size_type";
+pub use sbp_protocol::features::{SEARCH_SPACE_LOG10, SEARCH_SPACE_SIZE, SEARCH_SPACE_SIZE_TYPE};
 
 /// Features every `solver features` answer must carry (the thesis's six plus
 /// the size type); the search-space size may come as its logarithm.
 pub const REQUIRED: [&str; 6] = [
     SEARCH_SPACE_SIZE_TYPE,
-    "branching_factor",
-    "regular_shapes",
-    "block_size",
-    "num_of_spaces",
-    "puzzle_size",
+    sbp_protocol::features::THESIS[0],
+    sbp_protocol::features::THESIS[1],
+    sbp_protocol::features::THESIS[2],
+    sbp_protocol::features::THESIS[3],
+    sbp_protocol::features::THESIS[4],
 ];
 
 /// A closed range of reals.

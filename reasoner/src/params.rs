@@ -8,9 +8,13 @@
 //! |---------------|------------------------------------------|-------------------|
 //! | `algorithm`   | `bfs`, `astar` (cases may also say `ida`, `bidir`) | `--algorithm` |
 //! | `heuristic`   | `h0`, `h1`, `h2`, `manhattan`            | `--heuristic`     |
-//! | `weight`      | real, at least 1 (`f = g + weight * h`)  | `--weight`        |
-//! | `h2`          | three reals `[A, B, C]`, at least 0      | `--h2 A,B,C`      |
+//! | `weight`      | real (`f = g + weight * h`)              | `--weight`        |
+//! | `h2`          | three reals `[A, B, C]`                  | `--h2 A,B,C`      |
 //! | `space_value` | integer cutoff, or absent for off        | `--space-value`   |
+//!
+//! The names, defaults and valid ranges are the solver's, declared once in
+//! the vocabulary crate `sbp-protocol` (see the range table in `docs/search.md`); case bases
+//! are checked against them and the proximity search stays inside them.
 //! | `resting`     | `off`, `relaxed`, `strict`               | `--resting`       |
 //! | `metric`      | `steps`, `moves` (never changed by the search) | `--metric`  |
 //!
@@ -45,122 +49,19 @@
 
 use std::fmt;
 
+use sbp_protocol::ranges;
 use serde::{Deserialize, Serialize};
 
-/// Search algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Algorithm {
-    Bfs,
-    Astar,
-    Ida,
-    Bidir,
-}
-
-impl Algorithm {
-    /// Whether the algorithm uses a heuristic.
-    pub fn informed(self) -> bool {
-        matches!(self, Algorithm::Astar | Algorithm::Ida)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Bfs => "bfs",
-            Algorithm::Astar => "astar",
-            Algorithm::Ida => "ida",
-            Algorithm::Bidir => "bidir",
-        }
-    }
-}
-
-/// Heuristic of an informed search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Heuristic {
-    H0,
-    H1,
-    H2,
-    Manhattan,
-}
-
-impl Heuristic {
-    /// Every heuristic the proximity search may switch to.
-    pub const ALL: [Heuristic; 4] = [
-        Heuristic::H0,
-        Heuristic::H1,
-        Heuristic::H2,
-        Heuristic::Manhattan,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Heuristic::H0 => "h0",
-            Heuristic::H1 => "h1",
-            Heuristic::H2 => "h2",
-            Heuristic::Manhattan => "manhattan",
-        }
-    }
-}
-
-/// Resting-block pruning, from none to the most pruning.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Resting {
-    #[default]
-    Off,
-    Relaxed,
-    Strict,
-}
-
-impl Resting {
-    pub const ALL: [Resting; 3] = [Resting::Off, Resting::Relaxed, Resting::Strict];
-
-    pub fn level(self) -> usize {
-        self as usize
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Resting::Off => "off",
-            Resting::Relaxed => "relaxed",
-            Resting::Strict => "strict",
-        }
-    }
-}
-
-/// What one action is.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Metric {
-    #[default]
-    Steps,
-    Moves,
-}
-
-impl Metric {
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Steps => "steps",
-            Metric::Moves => "moves",
-        }
-    }
-}
+pub use sbp_protocol::{Algorithm, Heuristic, Metric, Resting};
 
 /// Cost of turning the space-value cutoff on or off.
 pub const SPACE_VALUE_TOGGLE: f64 = 2.0;
 
 /// Default `h2` weights (the solver's defaults).
-pub const DEFAULT_H2: [f64; 3] = [1.0, 0.0, 1.0];
+pub const DEFAULT_H2: [f64; 3] = ranges::H2_DEFAULT;
 
-fn default_heuristic() -> Heuristic {
-    Heuristic::H0
-}
 fn default_weight() -> f64 {
-    1.0
+    sbp_protocol::SearchParams::default().weight
 }
 fn default_h2() -> [f64; 3] {
     DEFAULT_H2
@@ -172,7 +73,7 @@ fn default_h2() -> [f64; 3] {
 #[serde(deny_unknown_fields)]
 pub struct ParamSet {
     pub algorithm: Algorithm,
-    #[serde(default = "default_heuristic")]
+    #[serde(default)]
     pub heuristic: Heuristic,
     #[serde(default = "default_weight")]
     pub weight: f64,
@@ -190,9 +91,9 @@ pub struct ParamSet {
 impl Default for ParamSet {
     fn default() -> Self {
         ParamSet {
-            algorithm: Algorithm::Bfs,
-            heuristic: Heuristic::H0,
-            weight: 1.0,
+            algorithm: Algorithm::default(),
+            heuristic: Heuristic::default(),
+            weight: default_weight(),
             h2: DEFAULT_H2,
             space_value: None,
             resting: Resting::Off,
@@ -211,8 +112,8 @@ impl ParamSet {
     /// that two sets that run the same search compare equal.
     pub fn normalized(mut self) -> Self {
         if !self.algorithm.informed() {
-            self.heuristic = Heuristic::H0;
-            self.weight = 1.0;
+            self.heuristic = Heuristic::default();
+            self.weight = default_weight();
         }
         if self.heuristic != Heuristic::H2 {
             self.h2 = DEFAULT_H2;
@@ -220,19 +121,15 @@ impl ParamSet {
         self
     }
 
-    /// Checks the values a case base or command line may get wrong.
+    /// Checks the values a case base or command line may get wrong against
+    /// the ranges the solver accepts (declared in `sbp-protocol`).
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.weight.is_finite() && self.weight > 0.0) {
-            return Err(format!(
-                "weight must be a positive number, got {}",
-                self.weight
-            ));
+        ranges::weight().check(self.weight)?;
+        for w in self.h2 {
+            ranges::h2().check(w)?;
         }
-        if self.h2.iter().any(|w| !(w.is_finite() && *w >= 0.0)) {
-            return Err(format!(
-                "h2 weights must be numbers of at least 0, got {:?}",
-                self.h2
-            ));
+        if let Some(v) = self.space_value {
+            ranges::space_value().check(v as f64)?;
         }
         Ok(())
     }
@@ -377,7 +274,7 @@ impl Bounds {
             None => u64::MAX,
         };
         let levels: &[Resting] = if params.resting == Resting::Off {
-            &Resting::ALL
+            Resting::ALL
         } else {
             std::slice::from_ref(&params.resting)
         };

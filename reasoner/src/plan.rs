@@ -41,6 +41,7 @@ use std::collections::VecDeque;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sbp_protocol::ranges;
 use serde::{Deserialize, Serialize};
 
 use crate::params::{Algorithm, Bounds, Heuristic, ParamSet, Resting};
@@ -116,7 +117,7 @@ pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
             },
         ),
         (
-            "standard: A* h0 weight 5".to_string(),
+            "standard: A* w5 h0".to_string(),
             ParamSet {
                 algorithm: Algorithm::Astar,
                 weight: 5.0,
@@ -124,7 +125,7 @@ pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
             },
         ),
         (
-            "standard: aggressive A*".to_string(),
+            "standard: aggressive A* w10 h2".to_string(),
             ParamSet {
                 algorithm: Algorithm::Astar,
                 heuristic: Heuristic::H2,
@@ -293,19 +294,20 @@ impl Planner {
             }
             Op::Heuristic => {
                 let others: Vec<Heuristic> = Heuristic::ALL
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .filter(|h| *h != p.heuristic)
                     .collect();
                 p.heuristic = others[self.rng.gen_range(0..others.len())];
             }
             Op::Weight => {
                 let s = step(&mut self.rng);
-                p.weight = rescale(p.weight, s).clamp(1.0, 100.0);
+                p.weight = ranges::weight().clamp(rescale(p.weight, s));
             }
             Op::H2 => {
                 let k = self.rng.gen_range(0..3);
                 let s = step(&mut self.rng);
-                p.h2[k] = rescale(p.h2[k], s).clamp(0.0, 1000.0);
+                p.h2[k] = ranges::h2().clamp(rescale(p.h2[k], s));
             }
             Op::SpaceValue => {
                 let min = self.bounds.space_value_min(p.metric, p.resting);

@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use sbp_protocol::{SolveReport, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -36,7 +37,8 @@ use crate::params::ParamSet;
 
 mod group;
 
-/// How one solver run ended.
+/// How one attempt ended: the solver's [`Status`], or `failed` when the
+/// run produced no valid result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
@@ -44,6 +46,16 @@ pub enum RunStatus {
     NoSolution,
     LimitReached,
     Failed,
+}
+
+impl From<Status> for RunStatus {
+    fn from(s: Status) -> RunStatus {
+        match s {
+            Status::Solved => RunStatus::Solved,
+            Status::NoSolution => RunStatus::NoSolution,
+            Status::LimitReached => RunStatus::LimitReached,
+        }
+    }
 }
 
 impl RunStatus {
@@ -102,29 +114,14 @@ pub struct RunLimits {
     pub timeout: Option<Duration>,
 }
 
-/// The fields of `solver solve --json` the reasoner reads.
-#[derive(Deserialize)]
-struct SolveJson {
-    status: JsonStatus,
-    #[serde(default)]
-    steps: Option<u64>,
-    #[serde(default)]
-    moves: Option<u64>,
-    positions_examined: u64,
-    #[serde(default)]
-    best_distance: Option<u32>,
-    #[serde(default)]
-    best_distance_positions: Option<u64>,
-    #[serde(default)]
-    solution: Option<Vec<String>>,
-}
-
-#[derive(Deserialize, Clone, Copy, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum JsonStatus {
-    Solved,
-    NoSolution,
-    LimitReached,
+/// Reads one line of `solver solve --json` into the shared result type:
+/// every field the contract (`docs/json-result.md`) promises must be there,
+/// fields added later are ignored.
+pub fn parse_solve_output(text: &str) -> Result<SolveReport, String> {
+    serde_json::from_str(text.trim()).map_err(|e| {
+        let shown: String = text.trim().chars().take(80).collect();
+        format!("the solver's output is not the expected JSON ({e}): {shown:?}")
+    })
 }
 
 /// How a solver process ended.
@@ -434,24 +431,11 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         }
     };
     let text = String::from_utf8_lossy(&done.stdout);
-    let json: SolveJson = match serde_json::from_str(text.trim()) {
+    let json = match parse_solve_output(&text) {
         Ok(j) => j,
-        Err(e) => {
-            let shown: String = text.trim().chars().take(80).collect();
-            return AttemptResult::failed(
-                format!(
-                    "the solver's output is not the expected JSON ({e}): {shown:?}{}",
-                    tail(&done.stderr)
-                ),
-                elapsed_ms,
-            );
-        }
+        Err(e) => return AttemptResult::failed(format!("{e}{}", tail(&done.stderr)), elapsed_ms),
     };
-    let status = match json.status {
-        JsonStatus::Solved => RunStatus::Solved,
-        JsonStatus::NoSolution => RunStatus::NoSolution,
-        JsonStatus::LimitReached => RunStatus::LimitReached,
-    };
+    let status = RunStatus::from(json.status);
     if (code == 0) != (status == RunStatus::Solved) {
         return AttemptResult::failed(
             format!(
@@ -466,8 +450,8 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         steps: json.steps,
         moves: json.moves,
         positions_examined: Some(json.positions_examined),
-        best_distance: json.best_distance,
-        best_distance_positions: json.best_distance_positions,
+        best_distance: Some(json.best_distance),
+        best_distance_positions: Some(json.best_distance_positions),
         elapsed_ms,
         solution: json.solution,
         error: None,
@@ -527,28 +511,54 @@ mod tests {
         }
     }
 
+    /// A complete solver result with `status`, then `fields` set over it.
+    fn report(status: Status, fields: serde_json::Value) -> String {
+        let r = SolveReport {
+            puzzle: "p.txt".into(),
+            name: None,
+            status,
+            steps: None,
+            moves: None,
+            positions_examined: 9,
+            positions_stored: 9,
+            best_distance: 3,
+            best_distance_positions: 4,
+            start_distance: 5,
+            goals_reached: 0,
+            goals_total: 1,
+            elapsed_ms: 1,
+            peak_memory_bytes: 100,
+            encoding: "rank".into(),
+            key_bits: 20,
+            limit: None,
+            params: Default::default(),
+            limits: Default::default(),
+            solution: None,
+        };
+        let mut v = serde_json::to_value(r).unwrap();
+        for (k, x) in fields.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        v.to_string()
+    }
+
     #[test]
     fn reads_the_solve_json_and_ignores_unknown_fields() {
-        let r = interpret(
-            finished(
-                0,
-                r#"{"status":"solved","steps":116,"moves":81,"positions_examined":25000,
-                "best_distance":0,"best_distance_positions":24000,"new_field":[1],
-                "params":{"algorithm":"bfs"},"solution":["a down"]}"#,
-            ),
-            5,
+        let out = report(
+            Status::Solved,
+            serde_json::json!({"steps": 116, "moves": 81, "positions_examined": 25000,
+                "best_distance": 0, "new_field": [1], "solution": ["a down"]}),
         );
+        let r = interpret(finished(0, &out), 5);
         assert_eq!(r.status, RunStatus::Solved);
         assert_eq!(r.steps, Some(116));
         assert_eq!(r.positions_examined, Some(25000));
         assert_eq!(r.solution.as_deref(), Some(&["a down".to_string()][..]));
-        let r = interpret(
-            finished(
-                1,
-                r#"{"status":"limit_reached","positions_examined":9,"best_distance":3}"#,
-            ),
-            5,
+        let out = report(
+            Status::LimitReached,
+            serde_json::json!({"limit": "max_positions"}),
         );
+        let r = interpret(finished(1, &out), 5);
         assert_eq!(r.status, RunStatus::LimitReached);
         assert_eq!(r.best_distance, Some(3));
     }
@@ -564,14 +574,12 @@ mod tests {
         assert!(failed(finished(1, "")).contains("not the expected JSON"));
         assert!(failed(finished(2, "")).contains("exit 2"));
         assert!(failed(finished(101, "")).contains("code 101: progress | boom"));
-        assert!(failed(finished(
-            0,
-            r#"{"status":"limit_reached","positions_examined":9}"#
-        ))
-        .contains("contradicts"));
-        assert!(
-            failed(finished(0, r#"{"status":"weird","positions_examined":9}"#)).contains("JSON")
-        );
+        let limited = report(Status::LimitReached, serde_json::json!({}));
+        assert!(failed(finished(0, &limited)).contains("contradicts"));
+        let weird = report(Status::Solved, serde_json::json!({"status": "weird"}));
+        assert!(failed(finished(0, &weird)).contains("JSON"));
+        let partial = r#"{"status":"solved","positions_examined":9}"#;
+        assert!(failed(finished(0, partial)).contains("missing field"));
         assert!(failed(Finished {
             exit: Exit::Signal(11),
             stdout: vec![],

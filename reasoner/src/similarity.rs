@@ -32,22 +32,10 @@ use serde::Serialize;
 use crate::features::{Features, Range, SEARCH_SPACE_SIZE_TYPE};
 
 /// The thesis's unscaled features.
-pub const THESIS_FEATURES: [&str; 5] = [
-    "branching_factor",
-    "regular_shapes",
-    "block_size",
-    "num_of_spaces",
-    "puzzle_size",
-];
+pub const THESIS_FEATURES: [&str; 5] = sbp_protocol::features::THESIS;
 
 /// Features the solver reports beyond the thesis's, used by `extended`.
-pub const EXTRA_FEATURES: [&str; 5] = [
-    "master_distance",
-    "block_types",
-    "slider_share",
-    "goal_blocks",
-    "largest_block_to_spaces",
-];
+pub const EXTRA_FEATURES: [&str; 5] = sbp_protocol::features::EXTRA;
 
 /// Name of the type-scaled search-space term.
 pub const SCALED_SIZE: &str = "scaled_search_space";

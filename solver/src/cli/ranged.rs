@@ -4,7 +4,7 @@
 //! while the command line is read, so clap exits 2 with a message naming the
 //! flag and the range, before any puzzle is loaded.
 
-use crate::params::{numeric_flag, Arity, NumericFlag, ValueRange, NUMERIC_FLAGS};
+use crate::params::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
 
 /// A comma-separated list of whole numbers (`bench --threads 1,2`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,25 +92,7 @@ fn real_value(flag: &NumericFlag, s: &str) -> Option<f64> {
 
 /// The message for a refused value: the flag, what it takes, what it got.
 fn refusal(flag: &NumericFlag, got: &str) -> String {
-    format!("--{} takes {}; got '{got}'", flag.name, describe(flag))
-}
-
-/// What a flag accepts, in words: "a whole number from 1 to 256".
-pub fn describe(flag: &NumericFlag) -> String {
-    let one = match flag.range {
-        ValueRange::Whole { min, max } => format!("a whole number from {min} to {max}"),
-        ValueRange::Real { min, max } => format!("a number from {min} to {max}"),
-        ValueRange::Bytes { min, max } => format!(
-            "a byte count from {} to {} (suffixes K, M, G, T)",
-            show_bytes(min),
-            show_bytes(max)
-        ),
-    };
-    match flag.arity {
-        Arity::One => one,
-        Arity::Exactly(n) => format!("{n} comma-separated values, each {one}"),
-        Arity::List => format!("comma-separated values, each {one}"),
-    }
+    format!("--{} takes {}; got '{got}'", flag.name, flag.describe())
 }
 
 /// `1048576`, `512K`, `64M`, `2G`, `1T` (powers of 1024); `None` when
@@ -130,16 +112,6 @@ pub fn parse_bytes(s: &str) -> Option<u64> {
     digits.parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
-/// A byte count with the largest suffix that divides it.
-fn show_bytes(n: u64) -> String {
-    for (shift, suffix) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
-        if n > 0 && n.is_multiple_of(1 << shift) {
-            return format!("{}{suffix}", n >> shift);
-        }
-    }
-    n.to_string()
-}
-
 /// The markdown table of every numeric flag and its range, as README.md and
 /// docs/search.md carry it (a test keeps them equal to this).
 pub fn markdown_table() -> String {
@@ -149,7 +121,7 @@ pub fn markdown_table() -> String {
             "| `--{}` | {} | {} | {} |\n",
             flag.name,
             flag.commands,
-            describe(flag),
+            flag.describe(),
             flag.meaning
         ));
     }
@@ -159,17 +131,15 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sbp_protocol::ranges::show_bytes;
 
     #[test]
     fn values_outside_the_range_are_refused_naming_flag_and_range() {
         let weight = real("solve", "weight");
         assert_eq!(weight("2.5"), Ok(2.5));
-        for bad in ["inf", "NaN", "-1", "1e7", "x", ""] {
+        for bad in ["inf", "NaN", "-1", "0.5", "1e7", "x", ""] {
             let e = weight(bad).unwrap_err();
-            assert!(
-                e.contains("--weight takes a number from 0 to 1000000"),
-                "{e}"
-            );
+            assert!(e.contains("--weight takes a number from 1 to 100"), "{e}");
         }
         let threads = whole::<usize>("solve", "threads");
         assert_eq!(threads("4"), Ok(4));
@@ -233,7 +203,7 @@ mod docs {
             let text = std::fs::read_to_string(root.join(doc)).expect("the doc is readable");
             assert!(
                 text.contains(&table),
-                "{doc} must carry the range table of solver/src/params.rs:\n{table}"
+                "{doc} must carry the range table of solver/protocol/src/ranges.rs:\n{table}"
             );
         }
     }

@@ -5,20 +5,18 @@
 use clap::Args;
 
 use super::ranged::{real, reals, whole};
-use crate::params::{
-    Algorithm, EncodingKind, HeuristicKind, Limits, Metric, Resting, SearchParams,
-};
+use crate::params::{Algorithm, EncodingKind, Heuristic, Limits, Metric, Resting, SearchParams};
 
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Search algorithm.
-    #[arg(long, value_enum, default_value_t = Algorithm::Bfs)]
+    #[arg(long, value_enum, default_value_t = Algorithm::default())]
     pub algorithm: Algorithm,
     /// Heuristic for A* and IDA*.
-    #[arg(long, value_enum, default_value_t = HeuristicKind::H0)]
-    pub heuristic: HeuristicKind,
+    #[arg(long, value_enum, default_value_t = Heuristic::default())]
+    pub heuristic: Heuristic,
     /// Weight on h: f = g + W*h.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true, value_parser = real("solve", "weight"))]
+    #[arg(long, default_value_t = SearchParams::default().weight, allow_negative_numbers = true, value_parser = real("solve", "weight"))]
     pub weight: f64,
     /// h2's weights A,B,C: master distance, space-value allowance, spaces' distance to the master.
     #[arg(long, value_name = "A,B,C", allow_hyphen_values = true, value_parser = reals::<3>("solve", "h2"))]
@@ -30,7 +28,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>("solve", "space-value"))]
     pub space_value: Option<u64>,
     /// Resting-block pruning.
-    #[arg(long, value_enum, default_value_t = Resting::Off)]
+    #[arg(long, value_enum, default_value_t = Resting::default())]
     pub resting: Resting,
     /// Never move the master away from its goal.
     #[arg(long)]
@@ -39,16 +37,16 @@ pub struct SearchArgs {
     #[arg(long, value_name = "IDS")]
     pub lock: Option<String>,
     /// What one action is.
-    #[arg(long, value_enum, default_value_t = Metric::Steps)]
+    #[arg(long, value_enum, default_value_t = Metric::default())]
     pub metric: Metric,
     /// How positions are stored.
-    #[arg(long, value_enum, default_value_t = EncodingKind::Auto)]
+    #[arg(long, value_enum, default_value_t = EncodingKind::default())]
     pub encoding: EncodingKind,
     /// Keep the visited set between subgoals instead of clearing it.
     #[arg(long)]
     pub keep_visited: bool,
     /// Worker threads (BFS).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<usize>("solve", "threads"))]
+    #[arg(long, default_value_t = SearchParams::default().threads, allow_negative_numbers = true, value_parser = whole::<usize>("solve", "threads"))]
     pub threads: usize,
 }
 

@@ -277,6 +277,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn feature_names_are_the_shared_vocabulary() {
+        let zero = SizeNumber::Integer(0);
+        let ranges = FeatureRanges {
+            search_space_size: [zero, zero],
+            search_space_size_type: [0; 2],
+            branching_factor: [0.0; 2],
+            regular_shapes: [0.0; 2],
+            block_size: [0.0; 2],
+            num_of_spaces: [0; 2],
+            puzzle_size: [0; 2],
+            master_distance: [0; 2],
+            block_types: [0; 2],
+            slider_share: [0.0; 2],
+            goal_blocks: [0; 2],
+            largest_block_to_spaces: [0.0; 2],
+        };
+        let json = serde_json::to_value(&ranges).unwrap();
+        let names: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
+        let mut expected = sbp_protocol::features::ALL.to_vec();
+        expected.sort_unstable();
+        assert_eq!(names, expected);
+    }
+
+    #[test]
     fn sizes_serialize_as_comparable_numbers() {
         let small = SizeNumber::of(&Big::from_u64(25_955));
         assert_eq!(serde_json::to_string(&small).unwrap(), "25955");

@@ -9,7 +9,7 @@ mod manhattan;
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State};
-use crate::params::{HeuristicKind, Metric, SearchParams};
+use crate::params::{Heuristic as Kind, Metric, SearchParams};
 
 /// Estimates how far a position is from the goal.
 pub trait Heuristic: Send {
@@ -25,16 +25,16 @@ pub trait Heuristic: Send {
 
 /// Builds the heuristic the parameters name.
 pub fn build(
-    kind: HeuristicKind,
+    kind: Kind,
     params: &SearchParams,
     puzzle: &Puzzle,
     geometry: &Geometry,
 ) -> Box<dyn Heuristic> {
     match kind {
-        HeuristicKind::H0 => Box::new(h0::MasterDistance::new(geometry)),
-        HeuristicKind::H1 => Box::new(h1::StepsPerMasterStep::new(puzzle, geometry)),
-        HeuristicKind::H2 => Box::new(h2::SpacesAndMaster::new(puzzle, geometry, params.h2)),
-        HeuristicKind::Manhattan => Box::new(manhattan::ManhattanLinearConflict::new(
+        Kind::H0 => Box::new(h0::MasterDistance::new(geometry)),
+        Kind::H1 => Box::new(h1::StepsPerMasterStep::new(puzzle, geometry)),
+        Kind::H2 => Box::new(h2::SpacesAndMaster::new(puzzle, geometry, params.h2)),
+        Kind::Manhattan => Box::new(manhattan::ManhattanLinearConflict::new(
             puzzle,
             geometry,
             params.metric == Metric::Moves,

@@ -41,6 +41,15 @@ impl Prunings {
         self.rules.iter().map(|r| r.name()).collect()
     }
 
+    /// The names of the rules that make the search graph directed.
+    pub fn directed_names(&self) -> Vec<&'static str> {
+        self.rules
+            .iter()
+            .filter(|r| r.directed())
+            .map(|r| r.name())
+            .collect()
+    }
+
     #[inline]
     pub fn prepare(&mut self, moves: &MoveGenerator, state: &State) {
         for r in &mut self.rules {

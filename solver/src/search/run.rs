@@ -60,20 +60,7 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, St
             }
         }
     }
-    if params.weight.is_nan() || params.weight < 0.0 {
-        return Err("--weight must be a number of at least 0".into());
-    }
-    if params.algorithm == Algorithm::Bidir
-        && (params.resting != crate::params::Resting::Off || params.master_never_away)
-    {
-        return Err(
-            "--algorithm bidir needs a symmetric search: drop --resting and --master-never-away"
-                .into(),
-        );
-    }
-    if params.threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
+    params.check_ranges()?;
     Ok(locked)
 }
 
@@ -103,6 +90,12 @@ pub fn solve(
     let mut remaining = *limits;
     for (k, goal) in puzzle.goals.iter().enumerate() {
         let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        if params.algorithm == Algorithm::Bidir && engine.prunings.directed() {
+            return Err(format!(
+                "--algorithm bidir needs a symmetric search graph, which these prunings make one-way: {}; drop them or use another algorithm",
+                engine.prunings.directed_names().join(", ")
+            ));
+        }
         if params.algorithm == Algorithm::Bidir && super::bidir::goal_state(&engine).is_none() {
             return Err(
                 "--algorithm bidir needs a goal that fixes every block (like the 15-puzzle's)"

@@ -43,18 +43,23 @@ while [ $# -gt 0 ]; do
   shift
 done
 h=$(printf '%s' "$args" | cksum | cut -d' ' -f1)
+# report STATUS STEPS MOVES EXAMINED BEST BEST_AT [SOLUTION]: a complete result
+# as docs/json-result.md defines it, with an unknown field the reader must skip.
+report() {
+  echo '{"puzzle":"'"$puzzle"'","name":null,"status":"'$1'","steps":'$2',"moves":'$3',"positions_examined":'$4',"positions_stored":'$4',"best_distance":'$5',"best_distance_positions":'$6',"start_distance":5,"goals_reached":0,"goals_total":1,"elapsed_ms":1,"peak_memory_bytes":1024,"encoding":"rank","key_bits":20,"limit":null,"params":{"algorithm":"bfs","heuristic":"h0","weight":1.0,"h2":[1.0,0.0,1.0],"ida_limit":null,"space_value":null,"resting":"off","master_never_away":false,"lock":[],"metric":"steps","encoding":"auto","keep_visited":false,"threads":1},"limits":{"max_positions":null,"max_memory":null,"time_limit_seconds":null},"extra":1'${7:+,'"solution":'$7}'}'
+}
 case "$MODE" in
   threshold)
     if [ -z "$sv" ]; then
-      echo '{"status":"limit_reached","positions_examined":1000,"best_distance":4,"best_distance_positions":500,"extra":1}'; exit 1
+      report limit_reached null null 1000 4 500; exit 1
     elif [ "$sv" -ge 14 ]; then
       p=$((2000 - sv))
-      echo '{"status":"solved","steps":1,"moves":1,"positions_examined":'$p',"best_distance":0,"best_distance_positions":'$p',"solution":["@ 1,1 R"]}'; exit 0
+      report solved 1 1 $p 0 $p '["@ 1,1 R"]'; exit 0
     else
-      echo '{"status":"no_solution","positions_examined":'$((100 + sv))',"best_distance":3,"best_distance_positions":50}'; exit 1
+      report no_solution null null $((100 + sv)) 3 50; exit 1
     fi;;
   never)
-    echo '{"status":"limit_reached","positions_examined":1000,"best_distance":'$((h % 7 + 1))',"best_distance_positions":'$((h % 1000))'}'; exit 1;;
+    report limit_reached null null 1000 $((h % 7 + 1)) $((h % 1000)); exit 1;;
   crash)
     case "$args" in
       *astar*) echo 'this is not { json'; exit 0;;
@@ -65,9 +70,9 @@ case "$MODE" in
     echo $$ > "$puzzle.pid"; exec sleep 120;;
   sabotage)
     chmod 0444 "$(dirname "$puzzle")/cb.toml"
-    echo '{"status":"solved","steps":1,"moves":1,"positions_examined":9,"best_distance":0,"best_distance_positions":9,"solution":["@ 1,1 R"]}'; exit 0;;
+    report solved 1 1 9 0 9 '["@ 1,1 R"]'; exit 0;;
   liar)
-    echo '{"status":"solved","steps":1,"moves":1,"positions_examined":5,"best_distance":0,"best_distance_positions":5,"solution":["@ 1,1 L"]}'; exit 0;;
+    report solved 1 1 5 0 5 '["@ 1,1 L"]'; exit 0;;
 esac
 "#
     .replace("@MODE@", mode)

@@ -1,0 +1,164 @@
+//! The parameters that take one of a few named values (algorithm, heuristic,
+//! resting-block pruning, metric, encoding). Each is declared once with
+//! [`choices!`]: its spelling on the command line, in the JSON and in case
+//! bases is the one string written beside the variant, and its default is
+//! named in the declaration.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Declares a choice parameter: the enum, its names, every value in order,
+/// its default, `Display` and `FromStr`.
+macro_rules! choices {
+    (
+        $(#[$meta:meta])*
+        $ty:ident, default $default:ident {
+            $( $(#[$vmeta:meta])* $var:ident = $name:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+        pub enum $ty {
+            $( $(#[$vmeta])* #[serde(rename = $name)] #[value(name = $name)] $var, )+
+        }
+
+        impl $ty {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$var),+];
+
+            /// The value's name on the command line, in the JSON and in case bases.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( $ty::$var => $name, )+
+                }
+            }
+        }
+
+        impl Default for $ty {
+            fn default() -> Self {
+                $ty::$default
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                $ty::ALL
+                    .iter()
+                    .copied()
+                    .find(|v| v.name() == s)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = $ty::ALL.iter().map(|v| v.name()).collect();
+                        format!("unknown {} '{s}': use one of {}", stringify!($ty).to_lowercase(), names.join(", "))
+                    })
+            }
+        }
+    };
+}
+
+choices! {
+    /// Search algorithm.
+    Algorithm, default Bfs {
+        /// Breadth-first search: optimal, exhaustive.
+        Bfs = "bfs",
+        /// A* with `f = g + weight * h`.
+        Astar = "astar",
+        /// Iterative-deepening A*.
+        Ida = "ida",
+        /// Bidirectional breadth-first search (the goal must fix every block).
+        Bidir = "bidir",
+    }
+}
+
+impl Algorithm {
+    /// Whether the algorithm uses a heuristic (and its weight).
+    pub fn informed(self) -> bool {
+        matches!(self, Algorithm::Astar | Algorithm::Ida)
+    }
+}
+
+choices! {
+    /// Heuristic estimate of the distance to the goal (A* and IDA*).
+    Heuristic, default H0 {
+        /// Manhattan distance of the goal blocks (the master) to their goal.
+        H0 = "h0",
+        /// h0 times an estimate of the steps needed per master step.
+        H1 = "h1",
+        /// Overestimate from master distance, spaces' distance to the master
+        /// and space value, weighted by `--h2 A,B,C`.
+        H2 = "h2",
+        /// Sum of goal blocks' Manhattan distances plus linear conflict; admissible.
+        Manhattan = "manhattan",
+    }
+}
+
+choices! {
+    /// Resting-block pruning (thesis §3.2.1), from none to the most pruning.
+    Resting, default Off {
+        /// No resting-block pruning.
+        Off = "off",
+        /// The moved block must rest (touch something on two sides) after
+        /// its move; see `docs/search.md` for the steps metric.
+        Relaxed = "relaxed",
+        /// No block may hang after the move.
+        Strict = "strict",
+    }
+}
+
+impl Resting {
+    /// 0 for off, 1 relaxed, 2 strict: how much it prunes.
+    pub fn level(self) -> usize {
+        self as usize
+    }
+}
+
+choices! {
+    /// What one action is.
+    Metric, default Steps {
+        /// One block moves one cell.
+        Steps = "steps",
+        /// One block moves one or more cells, also around corners.
+        Moves = "moves",
+    }
+}
+
+choices! {
+    /// How positions are stored.
+    EncodingKind, default Auto {
+        /// The narrower of `rank` and `packed` for this puzzle.
+        Auto = "auto",
+        /// Lexicographic multiset permutation rank (thesis §7.1.4).
+        Rank = "rank",
+        /// Per-type combination ranks of anchors, bit-packed.
+        Packed = "packed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_text_and_json() {
+        for h in Heuristic::ALL {
+            assert_eq!(h.name().parse::<Heuristic>(), Ok(*h));
+            assert_eq!(
+                serde_json::to_string(h).unwrap(),
+                format!("\"{}\"", h.name())
+            );
+        }
+        assert_eq!(Algorithm::default(), Algorithm::Bfs);
+        let err = "dfs".parse::<Algorithm>().unwrap_err();
+        assert_eq!(
+            err,
+            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir"
+        );
+    }
+}

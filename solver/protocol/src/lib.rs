@@ -1,0 +1,19 @@
+//! The vocabulary the solver and the reasoner share (DESIGN.md: "shared types,
+//! not shared code paths"): the parameters of a search with their names,
+//! defaults and valid ranges, the JSON result of `solver solve --json`, and
+//! the feature names of `solver features --json`.
+//!
+//! The reasoner never links the solver's search code; it runs the `solver`
+//! binary and reads its JSON. Both binaries depend on this crate so that a
+//! name, a default or a range is declared once and cannot drift apart.
+
+pub mod choices;
+pub mod features;
+pub mod params;
+pub mod ranges;
+pub mod result;
+
+pub use choices::{Algorithm, EncodingKind, Heuristic, Metric, Resting};
+pub use params::{Limits, SearchParams};
+pub use ranges::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
+pub use result::{SolveReport, Status};

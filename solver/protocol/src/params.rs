@@ -1,0 +1,78 @@
+//! Every parameter of one search and the resource limits of one run, as they
+//! appear in the JSON result (`params`, `limits`), so that a run can be
+//! repeated exactly. The choices' defaults come from [`crate::choices`], the
+//! valid ranges from [`crate::ranges`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::choices::{Algorithm, EncodingKind, Heuristic, Metric, Resting};
+use crate::ranges;
+
+/// Every parameter of one search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchParams {
+    pub algorithm: Algorithm,
+    pub heuristic: Heuristic,
+    /// Weight on h in A* (`f = g + weight * h`).
+    pub weight: f64,
+    /// The three weights of h2: master distance, space-value allowance, spaces' distance.
+    pub h2: [f64; 3],
+    /// IDA*'s first path limit (default: h of the start).
+    pub ida_limit: Option<u32>,
+    /// Space-value cutoff: positions with a larger space value are never visited.
+    pub space_value: Option<u64>,
+    pub resting: Resting,
+    pub master_never_away: bool,
+    /// Identifiers of block types that never move.
+    pub lock: Vec<char>,
+    pub metric: Metric,
+    pub encoding: EncodingKind,
+    /// Keep the visited set between subgoals instead of clearing it.
+    pub keep_visited: bool,
+    pub threads: usize,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            algorithm: Algorithm::default(),
+            heuristic: Heuristic::default(),
+            weight: 1.0,
+            h2: ranges::H2_DEFAULT,
+            ida_limit: None,
+            space_value: None,
+            resting: Resting::default(),
+            master_never_away: false,
+            lock: Vec::new(),
+            metric: Metric::default(),
+            encoding: EncodingKind::default(),
+            keep_visited: false,
+            threads: 1,
+        }
+    }
+}
+
+impl SearchParams {
+    /// Checks every numeric parameter against its declared range.
+    pub fn check_ranges(&self) -> Result<(), String> {
+        ranges::weight().check(self.weight)?;
+        for w in self.h2 {
+            ranges::h2().check(w)?;
+        }
+        if let Some(v) = self.ida_limit {
+            ranges::numeric_flag("solve", "ida-limit").check(v as f64)?;
+        }
+        if let Some(v) = self.space_value {
+            ranges::space_value().check(v as f64)?;
+        }
+        ranges::numeric_flag("solve", "threads").check(self.threads as f64)
+    }
+}
+
+/// Resource limits of one run (`None` is unlimited).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Limits {
+    pub max_positions: Option<u64>,
+    pub max_memory: Option<u64>,
+    pub time_limit_seconds: Option<f64>,
+}

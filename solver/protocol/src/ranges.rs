@@ -1,0 +1,291 @@
+//! The numeric parameters' valid ranges, one declaration per flag
+//! ([`NUMERIC_FLAGS`]): the solver's command line parses against them
+//! (`solver/src/cli/ranged.rs`), the documentation's range table is rendered
+//! from them, the reasoner checks case bases against them and its proximity
+//! search never leaves them.
+
+/// The values a numeric flag accepts, both ends included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ValueRange {
+    /// A whole number.
+    Whole { min: u64, max: u64 },
+    /// A finite real number (not NaN, not infinite).
+    Real { min: f64, max: f64 },
+    /// A byte count, plain or with a suffix K, M, G or T (powers of 1024).
+    Bytes { min: u64, max: u64 },
+}
+
+/// How many values one use of a flag carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    One,
+    /// Exactly this many, separated by commas (`--h2 A,B,C`).
+    Exactly(usize),
+    /// One or more, separated by commas (`bench --threads 1,2`).
+    List,
+}
+
+/// One numeric flag of `solver`: its name, where it applies, the values it
+/// accepts and what it means. [`NUMERIC_FLAGS`] is the one declaration the
+/// command line's value parsers and the documentation's range table derive from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NumericFlag {
+    /// The long flag without its dashes.
+    pub name: &'static str,
+    /// The subcommands that take it.
+    pub commands: &'static str,
+    pub arity: Arity,
+    pub range: ValueRange,
+    pub meaning: &'static str,
+}
+
+const GIB: u64 = 1 << 30;
+const TIB: u64 = 1 << 40;
+
+/// Every numeric flag of `solver` with its valid range. Values outside are
+/// refused when the command line is read (exit 2, naming flag and range);
+/// the upper ends keep every valid value from panicking, overflowing or
+/// allocating in proportion to the value.
+pub const NUMERIC_FLAGS: &[NumericFlag] = &[
+    NumericFlag {
+        name: "weight",
+        commands: "solve, count",
+        arity: Arity::One,
+        // Below 1 would weaken the heuristic below plain A*; the thesis's
+        // settings use 1 to 30, the reasoner's proximity search stays here.
+        range: ValueRange::Real {
+            min: 1.0,
+            max: 100.0,
+        },
+        meaning: "weight W on the heuristic: f = g + W*h",
+    },
+    NumericFlag {
+        name: "h2",
+        commands: "solve, count",
+        arity: Arity::Exactly(3),
+        range: ValueRange::Real { min: 0.0, max: 1e6 },
+        meaning: "h2's weights A,B,C (each in the range)",
+    },
+    NumericFlag {
+        name: "ida-limit",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u32::MAX as u64,
+        },
+        meaning: "IDA*'s first f bound",
+    },
+    NumericFlag {
+        name: "space-value",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        meaning: "space-value cutoff",
+    },
+    NumericFlag {
+        name: "threads",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole { min: 1, max: 256 },
+        meaning: "worker threads (BFS)",
+    },
+    NumericFlag {
+        name: "max-positions",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 1,
+            max: u64::MAX,
+        },
+        meaning: "stop after examining N positions",
+    },
+    NumericFlag {
+        name: "max-memory",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Bytes {
+            min: 1 << 20,
+            max: 1024 * TIB,
+        },
+        meaning: "stop before the search holds more bytes",
+    },
+    NumericFlag {
+        name: "time-limit",
+        commands: "solve, count",
+        arity: Arity::One,
+        range: ValueRange::Real { min: 0.0, max: 1e9 },
+        meaning: "stop after S seconds",
+    },
+    NumericFlag {
+        name: "budget-bytes",
+        commands: "features",
+        arity: Arity::One,
+        range: ValueRange::Bytes {
+            min: 0,
+            max: 64 * GIB,
+        },
+        meaning: "bytes of positions the features' BFS may store",
+    },
+    NumericFlag {
+        name: "budget-work",
+        commands: "features",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        meaning: "work units the features' BFS may use",
+    },
+    NumericFlag {
+        name: "packing-calls",
+        commands: "features",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        meaning: "recursive calls of the packing bound",
+    },
+    NumericFlag {
+        name: "threads",
+        commands: "bench",
+        arity: Arity::List,
+        range: ValueRange::Whole { min: 1, max: 256 },
+        meaning: "thread counts to measure",
+    },
+    NumericFlag {
+        name: "repeat",
+        commands: "bench",
+        arity: Arity::One,
+        range: ValueRange::Whole { min: 1, max: 1000 },
+        meaning: "runs per configuration",
+    },
+    NumericFlag {
+        name: "width",
+        commands: "show, solve, count, verify, features, import",
+        arity: Arity::One,
+        // The board's largest side (the solver's model::MAX_SIDE, which a
+        // solver test checks against this).
+        range: ValueRange::Whole { min: 1, max: 128 },
+        meaning: "board width for --from tiles",
+    },
+];
+
+/// The declaration of flag `name` as `command` takes it.
+///
+/// # Panics
+/// When the table has no such flag: a programming error caught by every test.
+pub fn numeric_flag(command: &str, name: &str) -> &'static NumericFlag {
+    NUMERIC_FLAGS
+        .iter()
+        .find(|f| f.name == name && f.commands.contains(command))
+        .unwrap_or_else(|| panic!("no numeric flag --{name} for {command} in NUMERIC_FLAGS"))
+}
+
+/// h2's default weights `[A, B, C]`.
+pub const H2_DEFAULT: [f64; 3] = [1.0, 0.0, 1.0];
+
+impl NumericFlag {
+    /// What the flag accepts, in words: "a whole number from 1 to 256".
+    pub fn describe(&self) -> String {
+        let one = match self.range {
+            ValueRange::Whole { min, max } => format!("a whole number from {min} to {max}"),
+            ValueRange::Real { min, max } => format!("a number from {min} to {max}"),
+            ValueRange::Bytes { min, max } => format!(
+                "a byte count from {} to {} (suffixes K, M, G, T)",
+                show_bytes(min),
+                show_bytes(max)
+            ),
+        };
+        match self.arity {
+            Arity::One => one,
+            Arity::Exactly(n) => format!("{n} comma-separated values, each {one}"),
+            Arity::List => format!("comma-separated values, each {one}"),
+        }
+    }
+
+    /// Checks one value (whole numbers as reals); the message names the
+    /// flag and its range, as the solver's command line would.
+    pub fn check(&self, x: f64) -> Result<(), String> {
+        let ok = match self.range {
+            ValueRange::Real { min, max } => x.is_finite() && x >= min && x <= max,
+            ValueRange::Whole { min, max } | ValueRange::Bytes { min, max } => {
+                x.fract() == 0.0 && x >= min as f64 && x <= max as f64
+            }
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "--{} takes {}; got {x}",
+                self.name,
+                self.describe()
+            ))
+        }
+    }
+
+    /// `x` moved to the nearest value inside a real range (unchanged for
+    /// other ranges).
+    pub fn clamp(&self, x: f64) -> f64 {
+        match self.range {
+            ValueRange::Real { min, max } => x.clamp(min, max),
+            _ => x,
+        }
+    }
+}
+
+/// A byte count with the largest suffix that divides it.
+pub fn show_bytes(n: u64) -> String {
+    for (shift, suffix) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
+        if n > 0 && n % (1u64 << shift) == 0 {
+            return format!("{}{suffix}", n >> shift);
+        }
+    }
+    n.to_string()
+}
+
+/// The weight of A* and IDA*.
+pub fn weight() -> &'static NumericFlag {
+    numeric_flag("solve", "weight")
+}
+
+/// Each of h2's three weights.
+pub fn h2() -> &'static NumericFlag {
+    numeric_flag("solve", "h2")
+}
+
+/// The space-value cutoff.
+pub fn space_value() -> &'static NumericFlag {
+    numeric_flag("solve", "space-value")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_names_the_flag_and_the_range() {
+        assert!(weight().check(1.0).is_ok() && weight().check(100.0).is_ok());
+        assert_eq!(
+            weight().check(0.5).unwrap_err(),
+            "--weight takes a number from 1 to 100; got 0.5"
+        );
+        assert!(weight().check(f64::NAN).is_err());
+        assert!(numeric_flag("solve", "threads").check(2.5).is_err());
+        assert_eq!(weight().clamp(250.0), 100.0);
+        assert_eq!(show_bytes(3 << 20), "3M");
+    }
+
+    #[test]
+    fn the_defaults_lie_in_their_ranges() {
+        assert!(weight().check(1.0).is_ok());
+        assert!(numeric_flag("solve", "threads").check(1.0).is_ok());
+        for w in H2_DEFAULT {
+            assert!(h2().check(w).is_ok());
+        }
+    }
+}
