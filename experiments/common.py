@@ -1,5 +1,5 @@
 """Shared helpers of the experiment scripts: running the binaries, the four
-general settings of the thesis (§8.2)."""
+general settings of the thesis (§8.2) as the reasoner declares them."""
 import json
 import os
 import subprocess
@@ -30,14 +30,13 @@ def spaces(puzzle):
 
 
 def general_settings(s):
-    """The four general settings of thesis §8.2 for a puzzle with s spaces."""
-    return {
-        "BFS": ["--algorithm", "bfs"],
-        "aggressive BFS": ["--algorithm", "bfs", "--resting", "strict", "--space-value", str(2 * s * s)],
-        "A* w5 h0": ["--algorithm", "astar", "--heuristic", "h0", "--weight", "5"],
-        "aggressive A* w10 h2": ["--algorithm", "astar", "--heuristic", "h2", "--weight", "10",
-                                 "--h2", f"6,{4 * s * s},2"],
-    }
+    """The four general settings of thesis §8.2 for a puzzle with s spaces, as
+    solver flags by name. They live in the reasoner (reasoner/src/plan.rs);
+    `reasoner settings --json` prints them, so this never keeps its own copy."""
+    out = subprocess.run([REASONER, "settings", "--spaces", str(s), "--json"],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
+    return {setting["name"].removeprefix("standard: "): setting["args"]
+            for setting in json.loads(out.stdout)}
 
 
 def solve(puzzle, params, max_positions, timeout=None, extra=()):

@@ -38,6 +38,19 @@ enum Command {
     /// Inspect and edit a case base.
     #[command(subcommand)]
     Casebase(CaseBaseCommand),
+    /// Print the thesis's four general settings (§8.2) for a puzzle with S
+    /// spaces, the stand-ins for cases when the case base is empty.
+    Settings(SettingsArgs),
+}
+
+#[derive(Args, Debug)]
+struct SettingsArgs {
+    /// The puzzle's number of spaces (the settings' cutoffs grow with it).
+    #[arg(long, value_name = "S")]
+    spaces: u64,
+    /// Print JSON: a list of {name, params, args}, `args` being the solver flags.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -266,7 +279,25 @@ async fn run(cli: Cli) -> Result<i32, Error> {
         Command::Solve(a) => solve(a).await,
         Command::Retrieve(a) => retrieve(a).await,
         Command::Casebase(c) => casebase_command(c).await,
+        Command::Settings(a) => Ok(settings(&a)),
     }
+}
+
+/// `reasoner settings`: the general settings, from the one place they live.
+fn settings(a: &SettingsArgs) -> i32 {
+    let all = reasoner::plan::standard_settings(a.spaces);
+    if a.json {
+        let list: Vec<serde_json::Value> = all
+            .iter()
+            .map(|(name, p)| json!({"name": name, "params": p, "args": p.solver_args()}))
+            .collect();
+        println!("{}", serde_json::Value::Array(list));
+    } else {
+        for (name, p) in &all {
+            println!("{name}: {}", p.solver_args().join(" "));
+        }
+    }
+    0
 }
 
 fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {

@@ -221,3 +221,55 @@ fn other_kinds_of_puzzle_are_solved_from_the_general_settings() {
         assert_eq!(v["retained"]["action"], "added");
     }
 }
+
+/// `reasoner settings --json` is where the experiments read the four general
+/// settings: each carries solver flags the real solver accepts.
+#[test]
+fn general_settings_are_printed_as_solver_flags_the_solver_accepts() {
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args(["settings", "--spaces", "2", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let all: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "standard: BFS",
+            "standard: aggressive BFS",
+            "standard: A* w5 h0",
+            "standard: aggressive A* w10 h2"
+        ]
+    );
+    // 2 s^2 and 4 s^2 for s = 2 spaces.
+    assert_eq!(all[1]["params"]["space_value"], 8);
+    assert_eq!(all[3]["params"]["h2"], serde_json::json!([6.0, 16.0, 2.0]));
+    for setting in all.as_array().unwrap() {
+        let args: Vec<&str> = setting["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let run = Command::new(end_to_end::solver_bin())
+            .args(["solve", "puzzles/klotski/classic.txt", "--json", "--quiet"])
+            .args(["--max-positions", "2000"])
+            .args(&args)
+            .current_dir(end_to_end::workspace_root())
+            .output()
+            .unwrap();
+        let code = run.status.code();
+        assert!(code == Some(0) || code == Some(1), "{args:?}: {run:?}");
+        let report: Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(
+            report["params"]["algorithm"],
+            setting["params"]["algorithm"]
+        );
+    }
+}
