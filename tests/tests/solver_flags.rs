@@ -9,8 +9,9 @@ const CLASSIC: &str = "puzzles/klotski/classic.txt";
 #[test]
 fn values_outside_the_range_exit_2_naming_flag_and_range() {
     let cases: &[(&[&str], &str)] = &[
-        (&["solve", CLASSIC, "--weight", "inf"], "from 0 to 1000000"),
-        (&["solve", CLASSIC, "--weight", "-1"], "from 0 to 1000000"),
+        (&["solve", CLASSIC, "--weight", "inf"], "from 1 to 100"),
+        (&["solve", CLASSIC, "--weight", "-1"], "from 1 to 100"),
+        (&["solve", CLASSIC, "--weight", "0.5"], "from 1 to 100"),
         (&["solve", CLASSIC, "--h2", "NaN,1,1"], "from 0 to 1000000"),
         (&["solve", CLASSIC, "--h2", "-1,1,1"], "from 0 to 1000000"),
         (

@@ -241,7 +241,7 @@ impl NumericFlag {
 /// A byte count with the largest suffix that divides it.
 pub fn show_bytes(n: u64) -> String {
     for (shift, suffix) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
-        if n > 0 && n % (1u64 << shift) == 0 {
+        if n > 0 && n.is_multiple_of(1u64 << shift) {
             return format!("{}{suffix}", n >> shift);
         }
     }
