@@ -13,6 +13,7 @@ pub mod model;
 pub mod moves;
 pub mod params;
 pub mod pruning;
+pub mod render;
 pub mod report;
 pub mod search;
 pub mod solution;

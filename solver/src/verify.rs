@@ -69,6 +69,19 @@ impl std::error::Error for IllegalMove {}
 
 /// Replays `moves` from the start position of `puzzle`.
 pub fn replay(puzzle: &Puzzle, moves: &[SolutionMove]) -> Result<Replay, IllegalMove> {
+    replay_observed(puzzle, moves, |_, _| {})
+}
+
+/// [`replay`], calling `observe(k, anchors)` after the `k`-th move (0-based)
+/// with the anchor cell of every block instance. Instances keep their
+/// identity (an index is one physical block, never re-sorted), so a picture
+/// of the positions can follow each block; the renderer draws its frames
+/// from this instead of applying moves itself.
+pub fn replay_observed(
+    puzzle: &Puzzle,
+    moves: &[SolutionMove],
+    mut observe: impl FnMut(usize, &[usize]),
+) -> Result<Replay, IllegalMove> {
     let board = &puzzle.board;
     let w = board.width();
     // Anchors per instance, never re-sorted, so an index is one physical block.
@@ -197,6 +210,7 @@ pub fn replay(puzzle: &Puzzle, moves: &[SolutionMove]) -> Result<Replay, Illegal
             move_count += 1;
             last_block = Some(block);
         }
+        observe(index, &anchors);
     }
     Ok(Replay {
         steps,

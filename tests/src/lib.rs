@@ -19,6 +19,8 @@
 //! assert!(out.status.success());
 //! ```
 
+pub mod picture;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -114,6 +116,16 @@ fn split_escaped(list: &str) -> Vec<String> {
         items.push(current);
     }
     items
+}
+
+/// `test-artifacts/` beside the profile folder (so `target/test-artifacts/`),
+/// created: files a person may want to look at after a run, such as the
+/// Chromium test's screenshot of the player.
+pub fn artifacts_dir() -> PathBuf {
+    let profile = profile_dir();
+    let dir = profile.parent().unwrap_or(&profile).join("test-artifacts");
+    fs::create_dir_all(&dir).expect("cannot create the test-artifacts folder");
+    dir
 }
 
 /// The `solver` binary Cargo built for this test run.

@@ -3,11 +3,9 @@
 //! native puzzles separated by lines `%%`, which every subcommand reads back;
 //! `--index N` writes only the N-th puzzle.
 
-use std::io::Write;
-
 use clap::Args;
 
-use super::{write_atomically, Failure, PuzzleInput};
+use super::{write_output, Failure, PuzzleInput};
 use crate::formats::native;
 use crate::model::Puzzle;
 
@@ -44,17 +42,6 @@ pub fn select(
 pub fn run(args: &ImportArgs) -> Result<i32, Failure> {
     let puzzles = select(args.input.load()?, args.index, &args.input.puzzle)?;
     let text = native::write_collection(&puzzles);
-    match &args.output {
-        Some(path) => write_atomically(path, &text)
-            .map_err(|e| Failure::input(format!("{path}: cannot write: {e}")))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-                Err(e) => return Err(Failure::input(format!("cannot write the output: {e}"))),
-            }
-        }
-    }
+    write_output(args.output.as_deref(), text.as_bytes())?;
     Ok(0)
 }

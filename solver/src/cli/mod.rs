@@ -12,6 +12,7 @@ pub mod count;
 pub mod features;
 pub mod import;
 pub mod ranged;
+pub mod render;
 pub mod search_args;
 pub mod show;
 pub mod solve;
@@ -41,6 +42,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Extract the case-based reasoner's features (exit 0 success, 2 bad input; nothing on stdout on failure).
     Features(features::FeaturesArgs),
+    /// Draw a puzzle (.svg, .png) or play a solution (.html player, .gif animation).
+    Render(render::RenderArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -108,12 +111,13 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Import(args) => import::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Features(args) => features::run(&args),
+        Command::Render(args) => render::run(&args),
     }
 }
 
 /// Writes a file so that it is either absent, the old one, or complete: a
 /// temporary file in the same folder, flushed, then renamed over the target.
-pub fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
+pub fn write_atomically(path: &str, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
     use std::io::Write;
     let target = std::path::Path::new(path);
     let dir = target
@@ -127,7 +131,7 @@ pub fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        f.write_all(bytes.as_ref())?;
         f.sync_all()?;
         std::fs::rename(&tmp, target)
     })();
@@ -135,6 +139,27 @@ pub fn write_atomically(path: &str, text: &str) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Writes a command's output to `path` (atomically) or, without one, to
+/// standard output, where a reader that stops early (`| head`) is no error.
+pub fn write_output(path: Option<&str>, bytes: &[u8]) -> Result<(), Failure> {
+    use std::io::Write;
+    match path {
+        Some(path) => write_atomically(path, bytes).map_err(|e| {
+            Failure::input(format!(
+                "{path}: cannot write: {e}; check that the folder exists and is writable"
+            ))
+        }),
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(bytes).and_then(|_| out.flush()) {
+                Ok(()) => Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                Err(e) => Err(Failure::input(format!("cannot write the output: {e}"))),
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -165,7 +190,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 7);
+        assert_eq!(seen.len(), 8);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()

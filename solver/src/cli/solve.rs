@@ -2,9 +2,11 @@
 
 use clap::Args;
 
+use super::render::draw;
 use super::search_args::{LimitArgs, SearchArgs};
-use super::{write_atomically, Failure, PuzzleInput};
+use super::{write_atomically, write_output, Failure, PuzzleInput};
 use crate::model::{Position, Puzzle};
+use crate::render::Kind;
 use crate::report::{SolveReport, Status};
 use crate::search::{self, Progress, SolveOptions, SolveOutput};
 use crate::solution::{self, SolutionMove};
@@ -29,6 +31,10 @@ pub struct SolveArgs {
     /// No progress line on stderr.
     #[arg(long)]
     pub quiet: bool,
+    /// Draw the solution found: OUT.html (player), .gif (animation), .svg/.png (the start).
+    /// Several puzzles: OUT's stem numbered, e.g. play.1.html, play.2.html.
+    #[arg(long, value_name = "OUT")]
+    pub render: Option<String>,
 }
 
 pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
@@ -36,6 +42,9 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     let params = args.search.params();
     let limits = args.limits.limits();
     let many = puzzles.len() > 1;
+    if let Some(out) = &args.render {
+        Kind::of_path(out).map_err(Failure::input)?;
+    }
     let mut code = 0;
     for (index, puzzle) in puzzles.iter().enumerate() {
         let options = SolveOptions {
@@ -83,9 +92,16 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
             } else {
                 file.clone()
             };
-            write_atomically(&path, &solution::write(lines))
+            write_atomically(&path, solution::write(lines))
                 .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")))?;
             report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
+        }
+        if let Some(path) = &args.render {
+            let path = match many {
+                true => numbered(path, index + 1),
+                false => path.clone(),
+            };
+            render_solution(puzzle, &path, &args.input.puzzle, out.solution.as_deref())?;
         }
         if args.json {
             println!(
@@ -103,6 +119,34 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         code = code.max(out.status.exit_code());
     }
     Ok(code)
+}
+
+/// `--render OUT`: draws the solution found; without one, says so on stderr.
+fn render_solution(
+    puzzle: &Puzzle,
+    path: &str,
+    file: &str,
+    lines: Option<&[SolutionMove]>,
+) -> Result<(), Failure> {
+    let Some(lines) = lines else {
+        eprintln!("note: no solution was found, so nothing is drawn to {path}");
+        return Ok(());
+    };
+    let kind = Kind::of_path(path).map_err(Failure::input)?;
+    let title = puzzle.name.clone().unwrap_or_else(|| file.to_string());
+    let bytes = draw(puzzle, Some(lines), kind, None, &title)?;
+    write_output(Some(path), &bytes)
+}
+
+/// `play.html` numbered for the `n`-th puzzle of a collection: `play.n.html`.
+fn numbered(path: &str, n: usize) -> String {
+    let p = std::path::Path::new(path);
+    let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match p.extension() {
+        Some(ext) => format!("{stem}.{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.{n}"),
+    };
+    p.with_file_name(name).to_string_lossy().into_owned()
 }
 
 /// A bug in the solver itself: exit code 3, with a request to report it.

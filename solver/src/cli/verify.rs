@@ -6,6 +6,7 @@ use clap::Args;
 use super::import::select;
 use super::{Failure, PuzzleInput};
 use crate::formats::{self, ParseError};
+use crate::model::Puzzle;
 use crate::solution;
 use crate::verify::replay;
 
@@ -36,7 +37,8 @@ fn move_lines(text: &str) -> Vec<usize> {
         .collect()
 }
 
-fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
+/// Reads a solution file (or `-`, standard input, unless the puzzle comes from it).
+pub(super) fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
     let bytes = if path == "-" {
         if puzzle_path == "-" {
             return Err(Failure::input(
@@ -59,16 +61,25 @@ fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
         .map_err(|e| Failure::input(e.to_string()))
 }
 
-pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
-    let file = &args.input.puzzle;
-    let puzzles = select(args.input.load_with_goals()?, args.index, file)?;
+/// The one puzzle a solution is for: the file's only puzzle, or `--index N`.
+pub(super) fn one_puzzle(
+    puzzles: Vec<Puzzle>,
+    index: Option<usize>,
+    file: &str,
+) -> Result<Puzzle, Failure> {
+    let mut puzzles = select(puzzles, index, file)?;
     if puzzles.len() > 1 {
         return Err(Failure::input(format!(
             "{file} holds {} puzzles: say which one the solution is for with --index N",
             puzzles.len()
         )));
     }
-    let puzzle = &puzzles[0];
+    Ok(puzzles.remove(0))
+}
+
+pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let puzzle = &one_puzzle(args.input.load_with_goals()?, args.index, file)?;
     let text = read_solution(&args.solution, file)?;
     let moves =
         solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;

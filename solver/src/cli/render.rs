@@ -1,0 +1,85 @@
+//! `solver render PUZZLE [--solution FILE] [-o OUT]`: a picture of a puzzle
+//! (`.svg`, `.png`) or of a solution (`.html` player, `.gif` animation), the
+//! kind chosen by OUT's extension. Without `-o` the SVG goes to standard
+//! output, or the player when a solution is given without `--move`.
+//! Exit 0 written, 2 bad input.
+
+use clap::Args;
+
+use super::verify::{one_puzzle, read_solution};
+use super::{write_output, Failure, PuzzleInput};
+use crate::model::Puzzle;
+use crate::render::{self, Frames, Kind};
+use crate::solution::{self, SolutionMove};
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    /// Solution to show (`ID ROW,COL STEPS` per line, as `solve --solution` writes), or `-` for standard input.
+    #[arg(long, value_name = "FILE")]
+    pub solution: Option<String>,
+    /// Output: .svg or .png (a picture), .html (a solution player), .gif (an animation).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<String>,
+    /// For .svg/.png: draw the position after N moves of the solution (default 0, the start).
+    #[arg(long = "move", value_name = "N")]
+    pub at: Option<usize>,
+    /// Which puzzle of a collection (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+}
+
+pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let puzzle = one_puzzle(args.input.load()?, args.index, file)
+        .map_err(|f| Failure::input(f.message.replace("the solution is", "the picture is")))?;
+    let moves = match &args.solution {
+        Some(path) => {
+            let text = read_solution(path, file)?;
+            Some(solution::parse(&text, path).map_err(|e| Failure::input(e.to_string()))?)
+        }
+        None => None,
+    };
+    let kind = match &args.output {
+        Some(path) => Kind::of_path(path).map_err(Failure::input)?,
+        None if moves.is_some() && args.at.is_none() => Kind::Html,
+        None => Kind::Svg,
+    };
+    let title = puzzle.name.clone().unwrap_or_else(|| file.clone());
+    let bytes = draw(&puzzle, moves.as_deref(), kind, args.at, &title)?;
+    write_output(args.output.as_deref(), &bytes)?;
+    Ok(0)
+}
+
+/// The picture's bytes: the solution (if any) replayed by the verifier, then
+/// drawn as `kind`; `at` picks the frame of a still picture.
+pub fn draw(
+    puzzle: &Puzzle,
+    moves: Option<&[SolutionMove]>,
+    kind: Kind,
+    at: Option<usize>,
+    title: &str,
+) -> Result<Vec<u8>, Failure> {
+    let frames = match moves {
+        Some(moves) => Frames::replay(puzzle, moves).map_err(Failure::input)?,
+        None if kind.needs_solution() => {
+            return Err(Failure::input(
+                "a player (.html) or an animation (.gif) shows a solution: pass --solution FILE \
+                 (write one with `solver solve PUZZLE --solution FILE`), or draw the puzzle as .svg or .png",
+            ))
+        }
+        None => Frames::start(puzzle),
+    };
+    let at = at.unwrap_or(0);
+    if at >= frames.anchors.len() {
+        return Err(Failure::input(format!(
+            "--move {at} is past the end: the solution has {} move(s)",
+            frames.anchors.len() - 1
+        )));
+    }
+    render::draw(puzzle, &frames, kind, at, title).map_err(|m| Failure {
+        message: m,
+        code: 3,
+    })
+}
