@@ -1,5 +1,6 @@
-"""Reruns the thesis's experiments (chapter 8) and writes markdown tables,
-SVG plots and the raw JSON Lines into experiments/results/.
+"""Reruns the thesis's experiments (chapter 8) and writes markdown tables and
+the raw JSON Lines into experiments/results/ (experiments/plot.py draws the
+figures from those JSON Lines; run.sh runs both).
 
 1. The reasoner on every puzzle with casebase/seed.toml, and leave-one-out
    (the puzzle's own case removed) for the puzzles that have a case (table 8.2).
@@ -58,34 +59,6 @@ def write_jsonl(name, rows):
             f.write(json.dumps(row) + "\n")
 
 
-def bar_svg(name, title, labels, series, log=False):
-    """A grouped bar chart: series = {legend: [value or None per label]}."""
-    import math
-    w, h, left, bottom = max(600, 22 * len(labels) * len(series) + 120), 360, 70, 120
-    vals = [v for s in series.values() for v in s if v]
-    top = max(vals) if vals else 1
-    scale = (lambda v: math.log10(v) / math.log10(top) if v and top > 1 else 0) if log else (lambda v: v / top if v else 0)
-    colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#b07aa1", "#76b7b2"]
-    group = (w - left - 20) / max(1, len(labels))
-    bw = group / (len(series) + 1)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="10">',
-           f'<text x="{w/2}" y="14" text-anchor="middle" font-size="13">{title}</text>',
-           f'<line x1="{left}" y1="{h-bottom}" x2="{w-10}" y2="{h-bottom}" stroke="black"/>']
-    for i, lab in enumerate(labels):
-        x0 = left + i * group
-        for j, (leg, s) in enumerate(series.items()):
-            v = s[i]
-            bh = scale(v) * (h - bottom - 40)
-            out.append(f'<rect x="{x0 + j*bw:.1f}" y="{h-bottom-bh:.1f}" width="{bw*0.9:.1f}" height="{bh:.1f}" fill="{colors[j % 6]}"/>')
-        out.append(f'<text transform="translate({x0+group/2:.1f},{h-bottom+8}) rotate(60)" font-size="9">{lab}</text>')
-    for j, leg in enumerate(series):
-        out.append(f'<rect x="{left + j*150}" y="24" width="10" height="10" fill="{colors[j % 6]}"/>'
-                   f'<text x="{left + j*150 + 14}" y="33">{leg}</text>')
-    out.append(f'<text x="8" y="{h/2}" transform="rotate(-90 8 {h/2})">{"log scale" if log else ""}</text></svg>')
-    with open(os.path.join(OUT, name), "w") as f:
-        f.write("\n".join(out))
-
-
 def short(p):
     return os.path.splitext(os.path.basename(p))[0]
 
@@ -125,7 +98,7 @@ def experiment_1_and_2(files):
 
 
 def tables_1_and_2(rows):
-    """Tables and plots of experiments 1 and 2 from their raw rows."""
+    """Tables of experiments 1 and 2 from their raw rows."""
     # Table 8.2: leave-one-out.
     with open(os.path.join(OUT, "leave_one_out.md"), "w") as f:
         f.write(f"# Reasoner with and without the puzzle's own case (thesis table 8.2)\n\n"
@@ -172,13 +145,6 @@ def tables_1_and_2(rows):
             f.write(f"| {n} | {solved[n]} of {len(rows)} | {total[n]:,} |\n")
         f.write(f"| reasoner (within the limit) | {reasoner_within} of {len(rows)} | |\n")
         f.write(f"| reasoner (with the final run) | {reasoner_solved} of {len(rows)} | |\n")
-    solved_rows = [r for r in rows if r["reasoner"]["status"] == "solved"]
-    series = {n: [r["general"][n]["positions_examined"] if r["general"][n]["status"] == "solved" else None for r in solved_rows] for n in names}
-    series["reasoner"] = [r["reasoner"]["positions"] for r in solved_rows]
-    bar_svg("positions_solved.svg", "Positions examined on solved puzzles (fig. 8.2)", [short(r["puzzle"]) for r in solved_rows], series, log=True)
-    unsolved = [r for r in rows if any(r["general"][n]["status"] != "solved" for n in names)]
-    series = {n: [max(progress(r["general"][n]), 0.001) if r["general"][n].get("start_distance") else None for r in unsolved] for n in names}
-    bar_svg("progress_unsolved.svg", "Progress 1 - d_min/d where a general setting failed (fig. 8.4)", [short(r["puzzle"]) for r in unsolved], series)
     return solved, reasoner_within, reasoner_solved, len(rows)
 
 
@@ -204,9 +170,6 @@ def experiment_3(files):
                 a, b = r["rank"], r["packed"]
                 f.write(f"| {short(r['puzzle'])} | {a['stored']} | {a['key_bits']} | {a['bytes_per_position']:.2f} | {a['ms']} | "
                         f"{b['key_bits']} | {b['bytes_per_position']:.2f} | {b['ms']} |\n")
-    both = [r for r in rows if "rank" in r and "packed" in r and r["rank"]["stored"] > 1000]
-    bar_svg("encodings.svg", "Bytes per stored position (puzzles with over 1,000 positions)", [short(r["puzzle"]) for r in both],
-            {"rank": [r["rank"]["bytes_per_position"] for r in both], "packed": [r["packed"]["bytes_per_position"] for r in both]})
 
 
 def experiment_4():
