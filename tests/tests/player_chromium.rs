@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use end_to_end::picture::{
     add_shape, attribute, cell_of_translate, grid_cells, group_tags, show_grids, Cells,
 };
-use end_to_end::{artifacts_dir, solver_bin, workspace_root};
+use end_to_end::{artifacts_dir, run_solver};
 
 const PUZZLE: &str = "puzzles/klotski/classic.txt";
 
@@ -87,12 +87,9 @@ fn shown_blocks(dom: &str) -> Cells {
     cells
 }
 
+/// The solver's standard output; it must succeed.
 fn solver(args: &[&str]) -> String {
-    let out = Command::new(solver_bin())
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .unwrap();
+    let out = run_solver(args);
     assert!(
         out.status.success(),
         "{args:?}: {}",

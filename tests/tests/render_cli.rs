@@ -4,20 +4,12 @@
 //! GIF and a still of its last move, and bad input refused with exit 2.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use end_to_end::picture::{
     add_shape, attribute, cell_of_translate, grid_cells, group_tags, show_grids, Cells,
 };
-use end_to_end::{solver_bin, workspace_root};
-
-fn solver(args: &[&str]) -> Output {
-    Command::new(solver_bin())
-        .args(args)
-        .current_dir(workspace_root())
-        .output()
-        .expect("solver runs")
-}
+use end_to_end::{run_solver as solver, workspace_root};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
