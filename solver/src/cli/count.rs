@@ -18,7 +18,7 @@ pub struct CountArgs {
     /// Print one JSON object per puzzle.
     #[arg(long)]
     pub json: bool,
-    /// No progress line on stderr.
+    /// No progress bar on stderr (it is also off with --json and when stderr is not a terminal).
     #[arg(long)]
     pub quiet: bool,
 }
@@ -29,8 +29,13 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
     let limits = args.limits.limits();
     let mut code = 0;
     for p in &puzzles {
-        let c = count::reachable(p, &params, &limits, Progress::new(args.quiet))
-            .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;
+        let c = count::reachable(
+            p,
+            &params,
+            &limits,
+            Progress::new(args.quiet || args.json).with_limit(limits.max_positions),
+        )
+        .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;
         if args.json {
             let v = serde_json::json!({
                 "puzzle": args.input.puzzle,

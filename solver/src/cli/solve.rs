@@ -28,7 +28,7 @@ pub struct SolveArgs {
     /// Print the board after every move of the solution.
     #[arg(long)]
     pub show: bool,
-    /// No progress line on stderr.
+    /// No progress bar on stderr (it is also off with --json and when stderr is not a terminal).
     #[arg(long)]
     pub quiet: bool,
     /// Draw the solution found: OUT.html (player), .gif (animation), .svg/.png (the start).
@@ -48,7 +48,8 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     let mut code = 0;
     for (index, puzzle) in puzzles.iter().enumerate() {
         let options = SolveOptions {
-            progress: Progress::new(args.quiet || many),
+            progress: Progress::new(args.quiet || args.json || many)
+                .with_limit(limits.max_positions),
         };
         let out = search::solve(puzzle, &params, &limits, options)
             .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;

@@ -1,0 +1,59 @@
+//! The solver's progress bar as a person sees it: on a terminal (a pseudo
+//! terminal from util-linux's `script`) a long run draws the bar, and with
+//! `--json`, `--quiet` or a pipe instead of a terminal nothing is drawn. Each
+//! run lasts its `--time-limit`, so the bar's first draw (after a second) is
+//! due whatever the machine's speed. Skipped, saying so, without `script`.
+
+use std::process::Command;
+
+use end_to_end::{solver_bin, workspace_root};
+
+const RUN: &str = "count puzzles/klotski/sunshine.txt --time-limit 1.6";
+
+/// What a terminal shows while `solver ARGS` runs (stdout and stderr both).
+fn on_a_terminal(args: &str) -> Option<String> {
+    let command = format!("{} {args}", solver_bin().display());
+    let out = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .current_dir(workspace_root())
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn the_bar_shows_on_a_terminal_only() {
+    let Some(shown) = on_a_terminal(RUN) else {
+        eprintln!("SKIPPED the_bar_shows_on_a_terminal_only: util-linux `script` is not installed");
+        return;
+    };
+    assert!(
+        shown.contains(" positions, ")
+            && shown.contains("best distance 16")
+            && shown.contains("00:00:01"),
+        "no progress bar on the terminal:\n{shown}"
+    );
+    assert!(shown.contains("stopped by time_limit"), "{shown}");
+    for quiet in ["--json", "--quiet"] {
+        let shown = on_a_terminal(&format!("{RUN} {quiet}")).unwrap();
+        assert!(
+            !shown.contains("best distance"),
+            "a bar despite {quiet}:\n{shown}"
+        );
+        assert!(
+            shown.contains("time_limit"),
+            "{quiet}: the result is printed:\n{shown}"
+        );
+    }
+    let piped = Command::new(solver_bin())
+        .args(RUN.split(' '))
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert!(
+        piped.stderr.is_empty(),
+        "a bar on a pipe: {}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    assert!(String::from_utf8_lossy(&piped.stdout).contains("stopped by time_limit"));
+}
