@@ -1,0 +1,224 @@
+//! Finding the binaries Cargo built for this test run, and refusing stale ones.
+//!
+//! Cargo builds a package's binaries whenever that package has integration
+//! tests (`solver/tests/`, `reasoner/tests/`), so `cargo test --workspace`
+//! leaves fresh binaries in the profile folder that holds this crate's test
+//! executables. A narrower run (`cargo test -p end-to-end`) does not rebuild
+//! them, so a binary is checked against the sources it is built from: every
+//! file listed in the dep-info files rustc wrote in `deps/` for the binary's
+//! package and the packages it depends on by path (read from the
+//! `Cargo.toml` files). A listed file modified after the binary means the
+//! binary is stale.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The profile folder of this test run (`target/debug`, `target/release`,
+/// under `CARGO_TARGET_DIR` or a target triple alike): test executables live
+/// in its `deps/` subfolder, the package binaries in the folder itself.
+pub(crate) fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test executable knows its path");
+    let deps = exe.parent().expect("the test executable sits in a folder");
+    let dir = if deps.ends_with("deps") {
+        deps.parent().unwrap_or(deps)
+    } else {
+        deps
+    };
+    dir.to_path_buf()
+}
+
+/// The binary `name` of the workspace package in folder `package`, built for
+/// this test run and newer than every source it is built from. Panics with
+/// what to run otherwise.
+pub fn binary(name: &str, package: &Path) -> PathBuf {
+    let dir = profile_dir();
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    let rebuild = format!(
+        "`cargo test --workspace` builds it with the tests; for a narrower run, \
+         `cargo build --bin {name}` first (same profile as the tests)"
+    );
+    let built = match fs::metadata(&path).and_then(|m| m.modified()) {
+        Ok(time) => time,
+        Err(_) => panic!("{} is missing: {rebuild}", path.display()),
+    };
+    let mut dep_infos = 0;
+    for krate in crates(package) {
+        for info in dep_info_files(&dir.join("deps"), &krate) {
+            dep_infos += 1;
+            let text = fs::read_to_string(&info).unwrap_or_default();
+            if let Some(source) = newer_source(&text, built) {
+                panic!(
+                    "{} is stale: {} changed after it was built; {rebuild}",
+                    path.display(),
+                    source.display()
+                );
+            }
+        }
+    }
+    assert!(
+        dep_infos > 0,
+        "cannot tell whether {} is current: no dep-info files for it in {}; {rebuild}",
+        path.display(),
+        dir.join("deps").display()
+    );
+    path
+}
+
+/// The crate names (`-` as `_`) of the package in folder `package` and of
+/// every package it depends on by path, directly or not.
+fn crates(package: &Path) -> Vec<String> {
+    let root = crate::workspace_root();
+    let workspace = manifest(&root);
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut names = Vec::new();
+    let mut todo = vec![package.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        if seen.contains(&dir) {
+            continue;
+        }
+        let toml = manifest(&dir);
+        if let Some(name) = toml["package"]["name"].as_str() {
+            names.push(name.replace('-', "_"));
+        }
+        let deps = toml.get("dependencies").and_then(|d| d.as_table());
+        for (key, spec) in deps.into_iter().flatten() {
+            let in_workspace = spec.get("workspace").and_then(|w| w.as_bool()) == Some(true);
+            let (base, spec) = if in_workspace {
+                (&root, &workspace["workspace"]["dependencies"][key.as_str()])
+            } else {
+                (&dir, spec)
+            };
+            if let Some(path) = spec.get("path").and_then(|p| p.as_str()) {
+                todo.push(base.join(path));
+            }
+        }
+        seen.push(dir);
+    }
+    names
+}
+
+/// The parsed `Cargo.toml` in `dir`.
+fn manifest(dir: &Path) -> toml::Value {
+    let path = dir.join("Cargo.toml");
+    let text =
+        fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.parse()
+        .unwrap_or_else(|e| panic!("{} is not valid TOML: {e}", path.display()))
+}
+
+/// The dep-info files rustc wrote for crate `krate`: `deps/KRATE-HASH.d`.
+fn dep_info_files(deps: &Path, krate: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(deps) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.strip_prefix(krate)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .and_then(|rest| rest.strip_suffix(".d"))
+                .is_some_and(|hash| !hash.is_empty() && hash.chars().all(|c| c.is_ascii_hexdigit()))
+        })
+        .collect()
+}
+
+/// The first source listed in a dep-info file (`target: src1 src2 ...`,
+/// spaces in names escaped with a backslash) that exists and was modified
+/// after `built`. Sources since deleted are skipped: an old build may have
+/// listed them.
+fn newer_source(dep_info: &str, built: SystemTime) -> Option<PathBuf> {
+    let first_line = dep_info.lines().next().unwrap_or("");
+    let (_, list) = first_line.split_once(": ")?;
+    let root = crate::workspace_root();
+    split_escaped(list)
+        .into_iter()
+        .map(|s| root.join(s))
+        .find(|source| modified_after(source, built))
+}
+
+/// Whether `source` exists and was last modified after `built`.
+fn modified_after(source: &Path, built: SystemTime) -> bool {
+    fs::metadata(source)
+        .and_then(|m| m.modified())
+        .is_ok_and(|time| time > built)
+}
+
+/// Splits a dep-info list on unescaped spaces, unescaping `\ ` and `\\`.
+fn split_escaped(list: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    let mut current = String::new();
+    let mut chars = list.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => current.extend(chars.next()),
+            ' ' if !current.is_empty() => items.push(std::mem::take(&mut current)),
+            ' ' => {}
+            _ => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        items.push(current);
+    }
+    items
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn dep_info_lists_split_on_unescaped_spaces() {
+        assert_eq!(
+            split_escaped(r"/a/b.rs /c\ d/e.rs  f.rs"),
+            ["/a/b.rs", "/c d/e.rs", "f.rs"]
+        );
+    }
+
+    #[test]
+    fn a_source_newer_than_the_binary_is_found() {
+        let this = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/built.rs");
+        let changed = fs::metadata(&this).unwrap().modified().unwrap();
+        let info = format!("bin: {}\n", this.display());
+        let before = changed - Duration::from_secs(1);
+        assert_eq!(newer_source(&info, before), Some(this.clone()));
+        assert_eq!(newer_source(&info, changed), None);
+        let gone = format!("bin: {}/no-such-file.rs\n", env!("CARGO_MANIFEST_DIR"));
+        assert_eq!(newer_source(&gone, before), None);
+    }
+
+    #[test]
+    fn the_binaries_crates_include_their_path_dependencies() {
+        let root = crate::workspace_root();
+        let solver = crates(&root.join("solver"));
+        assert_eq!(solver[0], "solver");
+        let reasoner = crates(&root.join("reasoner"));
+        assert_eq!(reasoner[0], "reasoner");
+        assert!(!reasoner.contains(&"solver".to_string()), "{reasoner:?}");
+        // Both share the vocabulary crate, a path dependency of the workspace.
+        let shared: Vec<&String> = solver[1..]
+            .iter()
+            .filter(|c| reasoner.contains(c))
+            .collect();
+        assert!(!shared.is_empty(), "{solver:?} {reasoner:?}");
+    }
+
+    #[test]
+    fn dep_info_files_match_the_crate_and_a_hash_only() {
+        let dir = std::env::temp_dir().join(format!("built-rs-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        for f in [
+            "solver-0123abcd.d",
+            "solver_fuzz-0123abcd.d",
+            "solver-0123abcd",
+            "solver-.d",
+        ] {
+            fs::write(dir.join(f), "").unwrap();
+        }
+        let found = dep_info_files(&dir, "solver");
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(found, [dir.join("solver-0123abcd.d")]);
+    }
+}
