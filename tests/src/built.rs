@@ -43,7 +43,12 @@ pub fn binary(name: &str, package: &Path) -> PathBuf {
         Err(_) => panic!("{} is missing: {rebuild}", path.display()),
     };
     let mut dep_infos = 0;
-    for krate in crates(package) {
+    let mut crates = crates(package);
+    let bin_crate = name.replace('-', "_");
+    if !crates.contains(&bin_crate) {
+        crates.push(bin_crate);
+    }
+    for krate in crates {
         for info in dep_info_files(&dir.join("deps"), &krate) {
             dep_infos += 1;
             let text = fs::read_to_string(&info).unwrap_or_default();
@@ -65,8 +70,9 @@ pub fn binary(name: &str, package: &Path) -> PathBuf {
     path
 }
 
-/// The crate names (`-` as `_`) of the package in folder `package` and of
-/// every package it depends on by path, directly or not.
+/// The library crate names (`[lib] name`, else the package name with `-` as
+/// `_`) of the package in folder `package` and of every package it depends
+/// on by path, directly or not.
 fn crates(package: &Path) -> Vec<String> {
     let root = crate::workspace_root();
     let workspace = manifest(&root);
@@ -78,8 +84,9 @@ fn crates(package: &Path) -> Vec<String> {
             continue;
         }
         let toml = manifest(&dir);
-        if let Some(name) = toml["package"]["name"].as_str() {
-            names.push(name.replace('-', "_"));
+        let lib_name = toml.get("lib").and_then(|l| l.get("name"));
+        if let Some(name) = lib_name.or(toml["package"].get("name")) {
+            names.push(name.as_str().unwrap_or_default().replace('-', "_"));
         }
         let deps = toml.get("dependencies").and_then(|d| d.as_table());
         for (key, spec) in deps.into_iter().flatten() {
