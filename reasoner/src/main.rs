@@ -309,6 +309,15 @@ fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
     })
 }
 
+/// `--max-memory` read and checked as the solver reads it: the same byte
+/// count syntax and range, from the shared vocabulary.
+fn max_memory(s: &str) -> Result<u64, Error> {
+    let flag = sbp_protocol::numeric_flag("solve", "max-memory");
+    sbp_protocol::ranges::parse_bytes(s)
+        .filter(|b| flag.check(*b as f64).is_ok())
+        .ok_or_else(|| Error::Usage(format!("--max-memory takes {}; got '{s}'", flag.describe())))
+}
+
 fn seconds(s: Option<f64>, flag: &str) -> Result<Option<Duration>, Error> {
     s.map(|s| {
         Duration::try_from_secs_f64(s)
@@ -353,12 +362,7 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
     };
     let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
     let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;
-    runner.max_memory = a
-        .max_memory
-        .as_deref()
-        .map(launch::parse_bytes)
-        .transpose()
-        .map_err(|e| Error::Usage(format!("--max-memory: {e}")))?;
+    runner.max_memory = a.max_memory.as_deref().map(max_memory).transpose()?;
     runner.check_launch(
         "a limited attempt",
         &RunLimits {

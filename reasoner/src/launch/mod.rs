@@ -97,40 +97,12 @@ pub fn minutes_seconds(t: Duration) -> String {
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 
-/// Reads `1048576`, `512K`, `64M`, `2G`, `1T` (powers of 1024, an optional
-/// trailing `B` or `iB`), as the solver's `--max-memory` does.
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let bad = || format!("cannot read {s:?} as a size; use e.g. 500000000, 512M or 2G");
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = (&t[..split], t[split..].trim().to_ascii_uppercase());
-    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return Err(bad()),
-    };
-    let n: u64 = digits.parse().map_err(|_| bad())?;
-    n.checked_mul(1 << shift)
-        .ok_or_else(|| format!("{s:?} is too large"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn sizes_and_times() {
-        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
-        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
-        assert_eq!(parse_bytes(" 1000 "), Ok(1000));
-        assert!(parse_bytes("12X").unwrap_err().contains("512M"));
-        assert!(parse_bytes("").is_err());
-        assert!(parse_bytes("99999999999T")
-            .unwrap_err()
-            .contains("too large"));
         assert_eq!(scheduler_mib(512 << 20), 512 + MEMORY_HEADROOM_MIB);
         assert_eq!(scheduler_mib(1), 1 + MEMORY_HEADROOM_MIB);
         assert_eq!(minutes_seconds(Duration::from_secs(30)), "0:30");

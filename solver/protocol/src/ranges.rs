@@ -238,6 +238,23 @@ impl NumericFlag {
     }
 }
 
+/// `1048576`, `512K`, `64M`, `2G`, `1T` (powers of 1024); `None` when
+/// unreadable or too large for 64 bits.
+pub fn parse_bytes(s: &str) -> Option<u64> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (digits, unit) = (&t[..split], t[split..].trim().to_ascii_uppercase());
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return None,
+    };
+    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
+}
+
 /// A byte count with the largest suffix that divides it.
 pub fn show_bytes(n: u64) -> String {
     for (shift, suffix) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
@@ -278,6 +295,16 @@ mod tests {
         assert!(numeric_flag("solve", "threads").check(2.5).is_err());
         assert_eq!(weight().clamp(250.0), 100.0);
         assert_eq!(show_bytes(3 << 20), "3M");
+    }
+
+    #[test]
+    fn byte_counts_read_as_the_solver_and_the_reasoner_need() {
+        assert_eq!(parse_bytes("512k"), Some(512 << 10));
+        assert_eq!(parse_bytes(" 2GiB "), Some(2 << 30));
+        assert_eq!(parse_bytes("1000"), Some(1000));
+        for bad in ["", "12Q", "-5M", "99999999999T"] {
+            assert_eq!(parse_bytes(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! flag and the range, before any puzzle is loaded.
 
 use crate::params::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
+use sbp_protocol::ranges::parse_bytes;
 
 /// A comma-separated list of whole numbers (`bench --threads 1,2`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,23 +94,6 @@ fn real_value(flag: &NumericFlag, s: &str) -> Option<f64> {
 /// The message for a refused value: the flag, what it takes, what it got.
 fn refusal(flag: &NumericFlag, got: &str) -> String {
     format!("--{} takes {}; got '{got}'", flag.name, flag.describe())
-}
-
-/// `1048576`, `512K`, `64M`, `2G`, `1T` (powers of 1024); `None` when
-/// unreadable or too large for 64 bits.
-pub fn parse_bytes(s: &str) -> Option<u64> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (digits, unit) = (&t[..split], t[split..].trim().to_ascii_uppercase());
-    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
-        "" => 0,
-        "K" => 10,
-        "M" => 20,
-        "G" => 30,
-        "T" => 40,
-        _ => return None,
-    };
-    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
 /// The markdown table of every numeric flag and its range, as README.md and
