@@ -11,6 +11,8 @@ use tracing::Instrument;
 use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::FeatureReport;
+use crate::interrupt::Interrupt;
+use crate::params::ParamSet;
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
@@ -85,37 +87,75 @@ pub async fn retrieve(
     })
 }
 
-/// Runs the whole cycle on one puzzle (without retain).
+/// The attempts of one cycle so far, and what the planner learnt from them.
+struct Progress {
+    planner: Planner,
+    done: Vec<(Planned, AttemptResult)>,
+    /// The set the final run uses when no attempt ran (`--attempts 0`): the
+    /// most similar case's, else the first standard setting.
+    first: Option<(String, ParamSet)>,
+}
+
+impl Progress {
+    fn solved(&self) -> bool {
+        self.done.iter().any(|(_, r)| r.status == RunStatus::Solved)
+    }
+
+    fn record(&mut self, results: Vec<(Planned, AttemptResult)>) {
+        for (p, r) in results {
+            self.planner.learn(&p, &r);
+            self.done.push((p, r));
+        }
+    }
+}
+
+/// Runs the whole cycle on one puzzle (without retain). When `stop` fires,
+/// the running attempts are killed and the report of the finished ones has
+/// status `interrupted`.
 pub async fn run(
     runner: Arc<Runner>,
     puzzle: &Path,
     cb: &CaseBase,
     sim: &dyn Similarity,
     config: &CycleConfig,
+    stop: &mut Interrupt,
 ) -> Result<Report, Error> {
-    let found = retrieve(&runner, puzzle, cb, sim, config.attempt_timeout).await?;
-    let retrieved: Vec<Ranked> = found.ranked[..found.retrieved].to_vec();
+    let timeout = config.attempt_timeout;
+    let found = match stop
+        .until(retrieve(&runner, puzzle, cb, sim, timeout))
+        .await
+    {
+        Some(found) => found?,
+        None => {
+            let nothing = Retrieval {
+                features: FeatureReport::default(),
+                ranked: Vec::new(),
+                retrieved: 0,
+            };
+            return Ok(report(puzzle, sim, config, nothing, None, true));
+        }
+    };
     let spaces = found
         .features
         .features
         .get(sbp_protocol::features::NUM_OF_SPACES)
         .map(|r| r.hi.round().max(1.0) as u64)
         .unwrap_or(1);
-    let reuse = if retrieved.is_empty() {
+    let reuse = if found.retrieved == 0 {
         plan::standard_settings(spaces)
     } else {
-        retrieved
+        found.ranked[..found.retrieved]
             .iter()
             .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
             .collect()
     };
     tracing::info!(
-        retrieved = retrieved.len(),
-        best = retrieved.first().map(|r| r.name.as_str()),
+        retrieved = found.retrieved,
+        best = found.ranked.first().map(|r| r.name.as_str()),
         "retrieved cases"
     );
-
-    let mut planner = Planner::new(
+    let first = reuse.first().cloned();
+    let planner = Planner::new(
         config.seed,
         config.search,
         reuse,
@@ -123,50 +163,95 @@ pub async fn run(
         config.wave,
         spaces,
     );
+    let mut progress = Progress {
+        planner,
+        done: Vec::new(),
+        first,
+    };
+    let finished = stop
+        .until(attempts(&runner, puzzle, config, &mut progress))
+        .await
+        .is_some();
+    Ok(report(
+        puzzle,
+        sim,
+        config,
+        found,
+        Some(progress),
+        !finished,
+    ))
+}
+
+/// The limited attempts, wave by wave, then the final unlimited one.
+async fn attempts(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    config: &CycleConfig,
+    progress: &mut Progress,
+) {
     let limited = RunLimits {
         max_positions: Some(config.position_limit),
         timeout: config.attempt_timeout,
     };
-    let mut done: Vec<(Planned, AttemptResult)> = Vec::new();
-    let solved =
-        |done: &[(Planned, AttemptResult)]| done.iter().any(|(_, r)| r.status == RunStatus::Solved);
-    while !solved(&done) && !planner.bounds.unsolvable {
-        let wave = planner.next_wave();
+    while !progress.solved() && !progress.planner.bounds.unsolvable {
+        let wave = progress.planner.next_wave();
         if wave.is_empty() {
             break;
         }
-        for (p, r) in run_wave(&runner, puzzle, wave, limited, config.jobs).await {
-            planner.learn(&p, &r);
-            done.push((p, r));
-        }
+        progress.record(run_wave(runner, puzzle, wave, limited, config.jobs).await);
     }
-
-    if config.final_run && !solved(&done) && !planner.bounds.unsolvable {
-        let pick = plan::choose_final(done.iter().map(|(p, r)| (p, r)), &planner.bounds).cloned();
-        if let Some(best) = pick {
-            let last = Planned {
-                index: done.len() + 1,
-                phase: Phase::Final,
-                case: best.case.clone(),
-                from: Some(best.index),
-                params: best.params.clone(),
-            };
-            let unlimited = RunLimits {
-                max_positions: None,
-                timeout: config.final_timeout,
-            };
-            let mut results = run_wave(&runner, puzzle, vec![last], unlimited, 1).await;
-            if let Some((p, r)) = results.pop() {
-                planner.learn(&p, &r);
-                done.push((p, r));
-            }
-        }
+    if !config.final_run || progress.solved() || progress.planner.bounds.unsolvable {
+        return;
     }
+    let index = progress.done.len() + 1;
+    let pick = plan::choose_final(
+        progress.done.iter().map(|(p, r)| (p, r)),
+        &progress.planner.bounds,
+    );
+    let last = match (pick, &progress.first) {
+        (Some(best), _) => Planned {
+            index,
+            phase: Phase::Final,
+            case: best.case.clone(),
+            from: Some(best.index),
+            params: best.params.clone(),
+        },
+        (None, Some((case, params))) if progress.done.is_empty() => Planned {
+            index,
+            phase: Phase::Final,
+            case: Some(case.clone()),
+            from: None,
+            params: params.clone(),
+        },
+        _ => return,
+    };
+    let unlimited = RunLimits {
+        max_positions: None,
+        timeout: config.final_timeout,
+    };
+    progress.record(run_wave(runner, puzzle, vec![last], unlimited, 1).await);
+}
 
+/// The report of a cycle: `progress` is `None` when it was interrupted
+/// before any attempt was planned.
+fn report(
+    puzzle: &Path,
+    sim: &dyn Similarity,
+    config: &CycleConfig,
+    found: Retrieval,
+    progress: Option<Progress>,
+    interrupted: bool,
+) -> Report {
+    let (done, bounds) = match progress {
+        Some(p) => (p.done, p.planner.bounds),
+        None => (Vec::new(), Default::default()),
+    };
     let winner = done.iter().find(|(_, r)| r.status == RunStatus::Solved);
     let status = if winner.is_some() {
         RunStatus::Solved
-    } else if planner.bounds.unsolvable {
+    } else if interrupted {
+        RunStatus::Interrupted
+    } else if bounds.unsolvable {
         RunStatus::NoSolution
     } else if done.iter().all(|(_, r)| r.status == RunStatus::Failed) {
         // Also when no attempt ran at all: nothing gave an answer.
@@ -174,7 +259,7 @@ pub async fn run(
     } else {
         RunStatus::LimitReached
     };
-    Ok(Report {
+    Report {
         puzzle: puzzle.display().to_string(),
         name: found.features.name.clone(),
         status,
@@ -184,14 +269,14 @@ pub async fn run(
         solved_by: winner.map(|(p, _)| p.index),
         features: found.features.features,
         similarity: sim.name(),
-        retrieved,
+        retrieved: found.ranked[..found.retrieved].to_vec(),
         attempts: done.iter().map(|(p, r)| AttemptRecord::new(p, r)).collect(),
         seed: config.seed,
         position_limit: config.position_limit,
         wave: config.wave,
-        space_value_bounds: bounds_summary(&planner.bounds),
+        space_value_bounds: bounds_summary(&bounds),
         retained: None,
-    })
+    }
 }
 
 /// Runs one wave with at most `jobs` solvers at once, starting attempts in
@@ -281,18 +366,13 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
         Some(from) => by_index(from).unwrap_or(winner),
         None => winner,
     };
-    let found_by = match origin.phase {
-        Phase::Reuse
-            if report
-                .retrieved
-                .iter()
-                .any(|r| Some(&r.name) == origin.case.as_ref()) =>
-        {
-            FoundBy::CaseReuse
-        }
+    // A final run with no attempt before it (`--attempts 0`) reuses a set
+    // like a reuse attempt does.
+    let found_by = match (origin.phase, &origin.case) {
+        (Phase::Proximity, _) | (_, None) => FoundBy::ProximitySearch,
+        (_, Some(case)) if report.retrieved.iter().any(|r| &r.name == case) => FoundBy::CaseReuse,
         // The thesis's general settings were chosen by hand.
-        Phase::Reuse => FoundBy::HandTuned,
-        _ => FoundBy::ProximitySearch,
+        _ => FoundBy::HandTuned,
     };
     let sha256 = casebase::sha256_file(puzzle)?;
     let outcome = Outcome {

@@ -136,7 +136,7 @@ impl Features {
 }
 
 /// What `solver features --json` reports.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct FeatureReport {
     pub puzzle: String,
     pub name: Option<String>,

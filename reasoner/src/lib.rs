@@ -17,6 +17,8 @@
 //! | [`launch`]     | where attempts run: here, through Slurm's `srun`, or a command template |
 //! | [`verify`]     | claimed solutions replayed by `solver verify` before they count |
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
+//! | [`interrupt`]  | SIGINT/SIGTERM as a value the cycle watches |
+//! | [`flags`]      | the numeric flags' valid ranges, checked while parsing |
 //! | [`report`]     | the report: text table and JSON |
 //!
 //! The reasoner never links the solver: the command line and the JSON result
@@ -26,6 +28,8 @@ pub mod casebase;
 pub mod cycle;
 pub mod error;
 pub mod features;
+pub mod flags;
+pub mod interrupt;
 pub mod launch;
 pub mod params;
 pub mod plan;

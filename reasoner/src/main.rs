@@ -13,6 +13,8 @@ use serde_json::json;
 
 use reasoner::casebase::{self, legacy, Case, CaseBase, FoundBy, Outcome, Provenance};
 use reasoner::cycle::{self, CycleConfig};
+use reasoner::flags::{self, parse};
+use reasoner::interrupt::Interrupt;
 use reasoner::launch;
 use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet, Resting};
 use reasoner::plan::SearchConfig;
@@ -78,32 +80,33 @@ struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     casebase: PathBuf,
     /// Seed of the proximity search: the same seed gives the same attempts.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse::seed, allow_negative_numbers = true)]
     seed: u64,
-    /// Positions each attempt but the final may examine.
-    #[arg(long, value_name = "N", default_value_t = 5_000_000)]
+    /// Positions each attempt but the final may examine (1 or more).
+    #[arg(long, value_name = "N", default_value_t = 5_000_000, value_parser = parse::position_limit, allow_negative_numbers = true)]
     position_limit: u64,
-    /// Attempts before the final unlimited one.
-    #[arg(long, value_name = "N", default_value_t = 25)]
+    /// Attempts before the final unlimited one (0 to 10000; 0: only the final).
+    #[arg(long, value_name = "N", default_value_t = 25, value_parser = parse::attempts, allow_negative_numbers = true)]
     attempts: usize,
-    /// Solver processes at once (default: the number of cores); does not change the attempts.
-    #[arg(long, value_name = "N")]
+    /// Solver processes at once, 1 to 256 (default: the number of cores); does not change the attempts.
+    #[arg(long, value_name = "N", value_parser = parse::jobs, allow_negative_numbers = true)]
     jobs: Option<usize>,
-    /// Attempts planned together; part of the plan (the same seed and wave give the same attempts).
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    /// Attempts planned together, 1 to 1000; part of the plan (the same seed and wave give the same attempts).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse::wave, allow_negative_numbers = true)]
     wave: usize,
-    /// Kill an attempt after S seconds (recorded as failed; makes results timing-dependent).
-    #[arg(long, value_name = "S")]
-    attempt_timeout: Option<f64>,
-    /// Kill the final unlimited attempt after S seconds.
-    #[arg(long, value_name = "S")]
-    final_timeout: Option<f64>,
+    /// Kill an attempt after S seconds, 0.001 to 1e9 (recorded as failed; default: 60 + 1 per
+    /// 20,000 positions of --position-limit).
+    #[arg(long, value_name = "S", value_parser = parse::seconds, allow_negative_numbers = true)]
+    attempt_timeout: Option<Duration>,
+    /// Kill the final unlimited attempt after S seconds, 0.001 to 1e9 (default: never).
+    #[arg(long, value_name = "S", value_parser = parse::seconds, allow_negative_numbers = true)]
+    final_timeout: Option<Duration>,
     /// Skip the final unlimited attempt.
     #[arg(long)]
     no_final: bool,
-    /// Passed to the solver as --max-memory (e.g. 2G), and to the launcher.
-    #[arg(long, value_name = "BYTES")]
-    max_memory: Option<String>,
+    /// Passed to the solver as --max-memory (1M to 1024T, e.g. 2G), and to the launcher.
+    #[arg(long, value_name = "BYTES", value_parser = parse::max_memory, allow_negative_numbers = true)]
+    max_memory: Option<u64>,
     /// Where attempts run: local, slurm (each attempt an `srun` job with its
     /// memory and time limits), or a command template with {args} such as
     /// 'ssh node1 {args}'; templates may also use {name}, {mem_mb}, {time_s}
@@ -113,11 +116,11 @@ struct SolveArgs {
     /// Similarity measure: thesis or extended (thesis + the solver's extra features).
     #[arg(long, default_value = "thesis")]
     similarity: String,
-    /// Proximity search: reject sets closer than this to a tried set.
-    #[arg(long, default_value_t = SearchConfig::default().min_distance)]
+    /// Proximity search: reject sets closer than this to a tried set (0 to 1e6).
+    #[arg(long, default_value_t = SearchConfig::default().min_distance, value_parser = parse::distance, allow_negative_numbers = true)]
     min_distance: f64,
-    /// Proximity search: accept only sets within this distance of a tried set.
-    #[arg(long, default_value_t = SearchConfig::default().max_distance)]
+    /// Proximity search: accept only sets within this distance of a tried set (0 to 1e6).
+    #[arg(long, default_value_t = SearchConfig::default().max_distance, value_parser = parse::distance, allow_negative_numbers = true)]
     max_distance: f64,
     /// Add the solved puzzle to the case base (or improve its case).
     #[arg(long)]
@@ -203,19 +206,21 @@ struct AddArgs {
     algorithm: Algorithm,
     #[arg(long, value_enum, default_value_t = Heuristic::H0)]
     heuristic: Heuristic,
-    #[arg(long, default_value_t = 1.0)]
+    /// A*'s weight, 0.001 to 1e6.
+    #[arg(long, default_value_t = 1.0, value_parser = parse::weight, allow_negative_numbers = true)]
     weight: f64,
-    /// h2's weights A,B,C.
-    #[arg(long, value_name = "A,B,C")]
-    h2: Option<String>,
-    #[arg(long, value_name = "N")]
+    /// h2's weights A,B,C, each 0 to 1e6.
+    #[arg(long, value_name = "A,B,C", value_parser = parse::h2, allow_negative_numbers = true)]
+    h2: Option<[f64; 3]>,
+    /// Space-value cutoff.
+    #[arg(long, value_name = "N", value_parser = parse::space_value, allow_negative_numbers = true)]
     space_value: Option<u64>,
     #[arg(long, value_enum, default_value_t = Resting::Off)]
     resting: Resting,
     #[arg(long, value_enum, default_value_t = Metric::Steps)]
     metric: Metric,
-    /// Stop the solver after N positions (default: no limit).
-    #[arg(long, value_name = "N")]
+    /// Stop the solver after N positions, 1 or more (default: no limit).
+    #[arg(long, value_name = "N", value_parser = parse::position_limit, allow_negative_numbers = true)]
     position_limit: Option<u64>,
     /// Replace a case of the same name.
     #[arg(long)]
@@ -240,18 +245,12 @@ fn main() {
         .build()
         .expect("tokio runtime");
     let code = rt.block_on(async {
-        tokio::select! {
-            code = interrupted() => {
-                eprintln!("reasoner: interrupted; stopping the solvers");
-                code
+        match run(cli, Interrupt::listen()).await {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("reasoner: {e}");
+                e.exit_code()
             }
-            result = run(cli) => match result {
-                Ok(code) => code,
-                Err(e) => {
-                    eprintln!("reasoner: {e}");
-                    e.exit_code()
-                }
-            },
         }
     });
     // Dropping the runtime drops every task, and with it every child: killed.
@@ -259,28 +258,19 @@ fn main() {
     std::process::exit(code);
 }
 
-/// Waits for SIGINT or SIGTERM; the exit code to use.
-async fn interrupted() -> i32 {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut int), Ok(mut term)) = (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) else {
-        return std::future::pending().await;
+/// Runs the command; SIGINT or SIGTERM stops it with exit code 130 or 143
+/// (`solve` first prints the report of the attempts it finished).
+async fn run(cli: Cli, mut stop: Interrupt) -> Result<i32, Error> {
+    let other = match cli.command {
+        Command::Solve(a) => return solve(a, stop).await,
+        Command::Retrieve(a) => stop.until(retrieve(a)).await,
+        Command::Casebase(c) => stop.until(casebase_command(c)).await,
+        Command::Settings(a) => return Ok(settings(&a)),
     };
-    tokio::select! {
-        _ = int.recv() => 130,
-        _ = term.recv() => 143,
-    }
-}
-
-async fn run(cli: Cli) -> Result<i32, Error> {
-    match cli.command {
-        Command::Solve(a) => solve(a).await,
-        Command::Retrieve(a) => retrieve(a).await,
-        Command::Casebase(c) => casebase_command(c).await,
-        Command::Settings(a) => Ok(settings(&a)),
-    }
+    other.unwrap_or_else(|| {
+        eprintln!("reasoner: interrupted; stopping the solvers");
+        Ok(stop.code().unwrap_or(130))
+    })
 }
 
 /// `reasoner settings`: the general settings, from the one place they live.
@@ -309,24 +299,7 @@ fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
     })
 }
 
-/// `--max-memory` read and checked as the solver reads it: the same byte
-/// count syntax and range, from the shared vocabulary.
-fn max_memory(s: &str) -> Result<u64, Error> {
-    let flag = sbp_protocol::numeric_flag("solve", "max-memory");
-    sbp_protocol::ranges::parse_bytes(s)
-        .filter(|b| flag.check(*b as f64).is_ok())
-        .ok_or_else(|| Error::Usage(format!("--max-memory takes {}; got '{s}'", flag.describe())))
-}
-
-fn seconds(s: Option<f64>, flag: &str) -> Result<Option<Duration>, Error> {
-    s.map(|s| {
-        Duration::try_from_secs_f64(s)
-            .map_err(|_| Error::Usage(format!("{flag} must be a number of seconds, at least 0")))
-    })
-    .transpose()
-}
-
-async fn solve(a: SolveArgs) -> Result<i32, Error> {
+async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     let sim = similarity_named(&a.similarity)?;
     let cb = if a.retain {
         // Refuse an unwritable case base now, not after the search.
@@ -335,9 +308,9 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
     } else {
         casebase::load(&a.casebase)?
     };
-    if !(a.min_distance >= 0.0 && a.max_distance >= a.min_distance) {
+    if a.max_distance < a.min_distance {
         return Err(Error::Usage(
-            "--min-distance must be at least 0 and at most --max-distance".to_string(),
+            "--min-distance must be at most --max-distance".to_string(),
         ));
     }
     let jobs = a.jobs.unwrap_or_else(|| {
@@ -349,20 +322,23 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
         seed: a.seed,
         position_limit: a.position_limit,
         attempts: a.attempts,
-        jobs: jobs.max(1),
-        wave: a.wave.max(1),
+        jobs: jobs.clamp(1, 256),
+        wave: a.wave,
         search: SearchConfig {
             min_distance: a.min_distance,
             max_distance: a.max_distance,
             ..SearchConfig::default()
         },
-        attempt_timeout: seconds(a.attempt_timeout, "--attempt-timeout")?,
-        final_timeout: seconds(a.final_timeout, "--final-timeout")?,
+        attempt_timeout: Some(
+            a.attempt_timeout
+                .unwrap_or_else(|| flags::default_attempt_timeout(a.position_limit)),
+        ),
+        final_timeout: a.final_timeout,
         final_run: !a.no_final,
     };
     let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
     let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;
-    runner.max_memory = a.max_memory.as_deref().map(max_memory).transpose()?;
+    runner.max_memory = a.max_memory;
     runner.check_launch(
         "a limited attempt",
         &RunLimits {
@@ -379,7 +355,20 @@ async fn solve(a: SolveArgs) -> Result<i32, Error> {
             },
         )?;
     }
-    let mut report = cycle::run(Arc::new(runner), &a.puzzle, &cb, sim.as_ref(), &config).await?;
+    let mut report = cycle::run(
+        Arc::new(runner),
+        &a.puzzle,
+        &cb,
+        sim.as_ref(),
+        &config,
+        &mut stop,
+    )
+    .await?;
+    if report.status == RunStatus::Interrupted {
+        print_report(&report, a.json);
+        eprintln!("reasoner: interrupted; the solvers were stopped");
+        return Ok(stop.code().unwrap_or(130));
+    }
     let mut retain_failed = None;
     if a.retain && report.status == RunStatus::Solved {
         match cycle::retain(&a.casebase, &a.puzzle, &report) {
@@ -604,18 +593,7 @@ fn missing_case(file: &Path, name: &str) -> Error {
 }
 
 async fn add(a: AddArgs) -> Result<i32, Error> {
-    let h2 = match &a.h2 {
-        None => reasoner::params::DEFAULT_H2,
-        Some(s) => {
-            let v: Vec<f64> = s
-                .split(',')
-                .map(|x| x.trim().parse::<f64>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| Error::Usage(format!("--h2 expects A,B,C, got {s:?}")))?;
-            <[f64; 3]>::try_from(v)
-                .map_err(|_| Error::Usage(format!("--h2 expects A,B,C, got {s:?}")))?
-        }
-    };
+    let h2 = a.h2.unwrap_or(reasoner::params::DEFAULT_H2);
     let params = ParamSet {
         algorithm: a.algorithm,
         heuristic: a.heuristic,

@@ -57,7 +57,8 @@ pub struct Report {
     pub puzzle: String,
     pub name: Option<String>,
     /// `solved`, `no_solution` (proved: no solution under any setting),
-    /// `limit_reached`, or `failed` (no attempt gave an answer).
+    /// `limit_reached`, `failed` (no attempt gave an answer), or
+    /// `interrupted` (SIGINT/SIGTERM; the attempts finished before it).
     pub status: RunStatus,
     pub steps: Option<u64>,
     pub moves: Option<u64>,
@@ -206,6 +207,9 @@ impl Report {
             }
             RunStatus::LimitReached => "not solved: every attempt stopped at a limit".to_string(),
             RunStatus::Failed => "failed: no attempt gave an answer".to_string(),
+            RunStatus::Interrupted => {
+                "interrupted: the attempts above finished, the running ones were killed".to_string()
+            }
         };
         let _ = writeln!(out, "result: {result}");
         if let Some(r) = &self.retained {

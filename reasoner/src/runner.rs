@@ -46,6 +46,8 @@ pub enum RunStatus {
     NoSolution,
     LimitReached,
     Failed,
+    /// Only of a whole cycle: stopped by SIGINT or SIGTERM.
+    Interrupted,
 }
 
 impl From<Status> for RunStatus {
@@ -65,6 +67,7 @@ impl RunStatus {
             RunStatus::NoSolution => "no_solution",
             RunStatus::LimitReached => "limit_reached",
             RunStatus::Failed => "failed",
+            RunStatus::Interrupted => "interrupted",
         }
     }
 }

@@ -213,13 +213,11 @@ fn a_command_template_runs_each_attempt_through_the_given_command() {
 fn launcher_mistakes_are_usage_errors_before_any_attempt_runs() {
     let dir = Scratch::new("launcher-usage");
     let bin = fake_srun(&dir, false);
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 4] = [
         (&["--launcher", "pbs"], "unknown launcher \"pbs\""),
         (&["--launcher", "ssh 'n1 {args}"], "unclosed quote"),
-        (
-            &["--launcher", "srun --time={time_s} {args}", "--no-final"],
-            "uses {time_s}, but a limited attempt has no time limit",
-        ),
+        // Limited attempts always have a time (by default derived from the
+        // position limit); the final has none unless given.
         (
             &[
                 "--launcher",

@@ -8,7 +8,7 @@ use serde_json::json;
 
 mod reasoner_common;
 use reasoner_common::standin::*;
-use reasoner_common::{json_of, Scratch};
+use reasoner_common::{json_of, s, Scratch};
 
 #[test]
 fn a_claimed_solution_that_does_not_replay_is_a_failed_attempt_and_not_retained() {
@@ -158,4 +158,141 @@ fn a_write_that_fails_after_the_search_comes_after_the_printed_result() {
     let error = err.find("read-only").expect("the error on stderr");
     assert!(table < error, "the result comes first: {err}");
     assert_eq!(std::fs::read(&cb).unwrap(), before);
+}
+
+#[test]
+fn an_interrupted_solve_reports_the_finished_attempts_and_kills_its_solver() {
+    let dir = Scratch::new("interrupt");
+    let solver = standin(&dir, "stall");
+    let p = puzzle(&dir, "query", QUERY);
+    let cb = write_casebase(&dir, &[case_toml("one", QUERY, "algorithm = \"bfs\"")]);
+    let pid_file = dir.path("query.txt.pid");
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let _ = std::fs::remove_file(&pid_file);
+        let _ = std::fs::remove_file(dir.path("query.txt.calls"));
+        let child = retain(&p, &cb, &solver)
+            .args(["--jobs", "1", "--wave", "1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        assert!(wait_for(30, || std::fs::read_to_string(&pid_file)
+            .is_ok_and(|s| s.ends_with('\n'))));
+        let solver_pid = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .to_string();
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(code), "SIG{signal}");
+        let v = json_of(&out);
+        assert_eq!(v["status"], "interrupted");
+        let all = v["attempts"].as_array().unwrap();
+        assert_eq!(all.len(), 2, "the two finished attempts: {v}");
+        assert!(all.iter().all(|a| a["status"] == "limit_reached"), "{v}");
+        assert_eq!(v["retained"], json!(null));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+        assert!(
+            wait_for(10, || !alive(&solver_pid)),
+            "solver {solver_pid} outlived the interrupted reasoner"
+        );
+    }
+    assert_eq!(list_cases(&cb), ["one"]);
+}
+
+#[test]
+fn a_solver_child_holding_stdout_is_not_waited_for() {
+    let dir = Scratch::new("orphan");
+    let solver = standin(&dir, "orphan");
+    let p = puzzle(&dir, "query", QUERY);
+    let cb = write_casebase(&dir, &[case_toml("one", QUERY, "algorithm = \"bfs\"")]);
+    let start = std::time::Instant::now();
+    let out = retain(&p, &cb, &solver)
+        .args(["--attempts", "2", "--no-final"])
+        .output()
+        .unwrap();
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "waited {:?} for the solver's leftover child",
+        start.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v = json_of(&out);
+    assert_eq!(v["status"], "limit_reached");
+    assert_eq!(v["attempts"].as_array().unwrap().len(), 2);
+    let orphan = std::fs::read_to_string(dir.path("query.txt.pid")).unwrap();
+    assert!(
+        wait_for(5, || !alive(orphan.trim())),
+        "the child was killed"
+    );
+}
+
+/// Runs `reasoner solve ... ARGS` with the `threshold` stand-in and a case
+/// that solves.
+fn with_flags(dir: &Scratch, args: &[&str]) -> std::process::Output {
+    let solver = standin(dir, "threshold");
+    let p = puzzle(dir, "query", QUERY);
+    let cb = write_casebase(dir, &[case_toml("one", QUERY, SOLVING)]);
+    std::process::Command::new(end_to_end::reasoner_bin())
+        .args(["solve", s(&p), "--casebase", s(&cb), "--solver", s(&solver)])
+        .args(["--json"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn out_of_range_flags_are_refused_before_anything_runs() {
+    for (flag, value, range) in [
+        ("--jobs", "0", "a whole number from 1 to 256"),
+        ("--wave", "0", "a whole number from 1 to 1000"),
+        ("--attempts", "-1", "a whole number from 0 to 10000"),
+        ("--max-memory", "12Q", "a byte count from 1M to 1024T"),
+        (
+            "--attempt-timeout",
+            "NaN",
+            "a number from 0.001 to 1000000000",
+        ),
+        (
+            "--final-timeout",
+            "inf",
+            "a number from 0.001 to 1000000000",
+        ),
+        ("--min-distance", "-1", "a number from 0 to 1000000"),
+        ("--position-limit", "0", "a whole number from 1 to"),
+    ] {
+        let dir = Scratch::new("flags");
+        let out = with_flags(&dir, &[flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(flag) && err.contains(range),
+            "{flag} {value}: {err}"
+        );
+        assert!(out.stdout.is_empty());
+        assert!(!dir.path("query.txt.calls").exists(), "no solver ran");
+    }
+}
+
+#[test]
+fn zero_attempts_runs_only_the_final_attempt() {
+    let dir = Scratch::new("zero");
+    let out = with_flags(&dir, &["--attempts", "0"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json_of(&out);
+    let all = v["attempts"].as_array().unwrap();
+    assert_eq!(all.len(), 1, "{v}");
+    assert_eq!(all[0]["phase"], "final");
+    assert_eq!(all[0]["case"], "one");
+    assert_eq!(all[0]["status"], "solved");
+    let calls = std::fs::read_to_string(dir.path("query.txt.calls")).unwrap();
+    assert_eq!(calls.lines().count(), 1);
+    assert!(
+        !calls.contains("--max-positions"),
+        "the final is unlimited: {calls}"
+    );
 }

@@ -20,6 +20,10 @@ use super::{json_of, s, Scratch};
 /// - `slow`: writes its pid next to the puzzle and sleeps.
 /// - `liar`: claims a one-move solution that is blocked by the wall.
 /// - `sabotage`: solves, and makes `cb.toml` beside the puzzle read-only.
+/// - `stall`: the first two solve runs reach the limit, later ones write
+///   their pid next to the puzzle and sleep.
+/// - `orphan`: reaches the limit, leaving a child that holds its stdout for
+///   a minute and writes its pid next to the puzzle.
 ///
 /// `features` prints the file PUZZLE.features, or fails with exit 2; `verify`
 /// runs the real solver's verifier.
@@ -71,6 +75,12 @@ case "$MODE" in
   sabotage)
     chmod 0444 "$(dirname "$puzzle")/cb.toml"
     report solved 1 1 9 0 9 '["@ 1,1 R"]'; exit 0;;
+  stall)
+    if [ "$(wc -l < "$puzzle.calls")" -gt 2 ]; then echo $$ > "$puzzle.pid"; exec sleep 120; fi
+    report limit_reached null null 1000 2 10; exit 1;;
+  orphan)
+    sleep 60 & echo $! > "$puzzle.pid"
+    report limit_reached null null 1000 2 10; exit 1;;
   liar)
     report solved 1 1 5 0 5 '["@ 1,1 L"]'; exit 0;;
 esac
