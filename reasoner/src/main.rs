@@ -528,8 +528,18 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             into,
             replace,
         } => {
-            let text = std::fs::read_to_string(&from).map_err(|e| Error::io(&from, e))?;
+            let text = casebase::read_text(&from)?;
             let imported = legacy::import(&text, &from)?;
+            if imported.cases.is_empty() {
+                return Err(Error::CaseBase {
+                    path: from,
+                    message: "holds no case, so nothing was imported; expected the thesis's \
+                              text case base (docs: casebase/README.md): a section of feature \
+                              names, then per case a features section and a solution section, \
+                              each ended by a line `!`, and `!!` at the end"
+                        .to_string(),
+                });
+            }
             for w in &imported.warnings {
                 eprintln!("warning: {w}");
             }

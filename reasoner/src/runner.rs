@@ -36,6 +36,9 @@ use crate::launch::{JobSpec, Launcher, Local};
 use crate::params::ParamSet;
 
 mod group;
+mod stderr;
+
+pub(crate) use stderr::tail;
 
 /// How one attempt ended: the solver's [`Status`], or `failed` when the
 /// run produced no valid result.
@@ -322,6 +325,15 @@ impl Runner {
             }
         }
         let text = String::from_utf8_lossy(&done.stdout);
+        let reports = text.lines().filter(|l| !l.trim().is_empty()).count();
+        if reports > 1 {
+            let p = puzzle.display();
+            return Err(Error::Usage(format!(
+                "{p} is a collection of {reports} puzzles, and the reasoner solves one \
+                 puzzle at a time: pick one with `solver import {p} --index N > one.txt` \
+                 (N from 1 to {reports}) and solve one.txt"
+            )));
+        }
         features::parse_report(&text).map_err(Error::Features)
     }
 
@@ -461,17 +473,6 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
     }
 }
 
-/// The last lines of a child's stderr, for messages.
-pub(crate) fn tail(stderr: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if lines.is_empty() {
-        return String::new();
-    }
-    let last = &lines[lines.len().saturating_sub(3)..];
-    format!(": {}", last.join(" | "))
-}
-
 /// Asks the kernel to SIGKILL the child when the thread that spawned it dies.
 #[cfg(target_os = "linux")]
 fn die_with_parent(cmd: &mut tokio::process::Command) {
@@ -576,7 +577,7 @@ mod tests {
         assert!(failed(finished(0, "garbage")).contains("not the expected JSON"));
         assert!(failed(finished(1, "")).contains("not the expected JSON"));
         assert!(failed(finished(2, "")).contains("exit 2"));
-        assert!(failed(finished(101, "")).contains("code 101: progress | boom"));
+        assert!(failed(finished(101, "")).ends_with("code 101: boom"));
         let limited = report(Status::LimitReached, serde_json::json!({}));
         assert!(failed(finished(0, &limited)).contains("contradicts"));
         let weird = report(Status::Solved, serde_json::json!({"status": "weird"}));

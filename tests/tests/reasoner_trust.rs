@@ -234,7 +234,13 @@ fn a_solver_child_holding_stdout_is_not_waited_for() {
 /// Runs `reasoner solve ... ARGS` with the `threshold` stand-in and a case
 /// that solves.
 fn with_flags(dir: &Scratch, args: &[&str]) -> std::process::Output {
-    let solver = standin(dir, "threshold");
+    with_standin(dir, "threshold", args)
+}
+
+/// Runs `reasoner solve ... ARGS` with the stand-in `mode` and a case that
+/// solves.
+fn with_standin(dir: &Scratch, mode: &str, args: &[&str]) -> std::process::Output {
+    let solver = standin(dir, mode);
     let p = puzzle(dir, "query", QUERY);
     let cb = write_casebase(dir, &[case_toml("one", QUERY, SOLVING)]);
     std::process::Command::new(end_to_end::reasoner_bin())
@@ -295,4 +301,136 @@ fn zero_attempts_runs_only_the_final_attempt() {
         !calls.contains("--max-positions"),
         "the final is unlimited: {calls}"
     );
+}
+
+#[test]
+fn a_failing_solver_shows_as_its_one_line_message() {
+    for (mode, error) in [
+        (
+            "wide",
+            "the solver rejected its input (exit 2): position keys of 4800 bits are wider \
+             than the 4096 bits supported; use a smaller board",
+        ),
+        (
+            "panic",
+            "the solver exited with code 101: panicked: index out of bounds: the len is 3 \
+             but the index is 7 (at solver/src/search/astar.rs:120:17)",
+        ),
+    ] {
+        let dir = Scratch::new(mode);
+        let out = with_standin(&dir, mode, &["--attempts", "1", "--no-final"]);
+        assert_eq!(out.status.code(), Some(1), "{mode}");
+        let v = json_of(&out);
+        assert_eq!(v["status"], "failed");
+        assert_eq!(v["attempts"][0]["error"], error, "{mode}");
+    }
+}
+
+#[test]
+fn broken_case_bases_are_errors_at_their_line() {
+    let dir = Scratch::new("broken-cb");
+    let list = |cb: &std::path::Path| {
+        let out = reasoner(&["casebase", "list", s(cb)]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    };
+    let text = format!("version = 1\n\n{}", case_toml("one", QUERY, SOLVING));
+    let line_of = |key: &str| text.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+    let cb = dir.path("cb.toml");
+
+    let mut bytes = text.clone().into_bytes();
+    let at = text.find("num_of_spaces").unwrap() + 3;
+    bytes[at] = 0xff;
+    std::fs::write(&cb, &bytes).unwrap();
+    assert_eq!(
+        list(&cb),
+        format!(
+            "reasoner: {}:{}:4: byte 0xff is not UTF-8; case bases are UTF-8 text \
+             (convert it, e.g. with iconv)",
+            s(&cb),
+            line_of("num_of_spaces")
+        )
+    );
+
+    std::fs::write(
+        &cb,
+        text.replace("num_of_spaces = [2.0, 2.0]", "num_of_spaces = [nan, 2.0]"),
+    )
+    .unwrap();
+    let err = list(&cb);
+    assert!(
+        err.starts_with(&format!(
+            "reasoner: {}:{}:1: ",
+            s(&cb),
+            line_of("num_of_spaces")
+        )) && err.contains("feature num_of_spaces must be two finite numbers"),
+        "{err}"
+    );
+
+    let hashed = text.replace(
+        "[case.features]",
+        "[case.provenance]\nsha256 = \"xyz\"\n[case.features]",
+    );
+    std::fs::write(&cb, &hashed).unwrap();
+    let line = hashed
+        .lines()
+        .position(|l| l.starts_with("sha256"))
+        .unwrap()
+        + 1;
+    let err = list(&cb);
+    assert!(
+        err.starts_with(&format!("reasoner: {}:{line}:1: ", s(&cb)))
+            && err.contains("sha256 must be 64 hexadecimal digits"),
+        "{err}"
+    );
+}
+
+#[test]
+fn importing_a_file_without_cases_writes_nothing() {
+    let dir = Scratch::new("import-garbage");
+    let into = dir.path("into.toml");
+    for (garbage, message) in [
+        (
+            "hello\nworld\n!\n!!\n",
+            "holds no case, so nothing was imported",
+        ),
+        (
+            "!!\n",
+            "garbage.txt:1:1: missing the field-definition section",
+        ),
+    ] {
+        let legacy = dir.path("garbage.txt");
+        std::fs::write(&legacy, garbage).unwrap();
+        let out = reasoner(&["casebase", "import", s(&legacy), "--into", s(&into)]);
+        assert_eq!(out.status.code(), Some(2), "{garbage:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{err}");
+        assert!(!into.exists(), "nothing written");
+    }
+}
+
+#[test]
+fn a_collection_is_refused_with_how_to_pick_one() {
+    let dir = Scratch::new("collection");
+    let coll = dir.path("two.txt");
+    std::fs::write(&coll, format!("% name: a\n{TINY}%%\n% name: b\n{TINY}")).unwrap();
+    let cb = write_casebase(&dir, &[]);
+    let out = std::process::Command::new(end_to_end::reasoner_bin())
+        .args(["solve", s(&coll), "--casebase", s(&cb)])
+        .args(["--solver", s(&end_to_end::solver_bin())])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{} is a collection of 2 puzzles, and the reasoner solves one puzzle at a time: \
+             pick one with `solver import {} --index N > one.txt`",
+            s(&coll),
+            s(&coll)
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("trailing characters"), "{err}");
 }

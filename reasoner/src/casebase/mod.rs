@@ -87,6 +87,8 @@ impl CaseBase {
             case.params
                 .validate()
                 .map_err(|m| at(line, format!("case {:?}: {m}", case.name)))?;
+            check_values(case, text, line)
+                .map_err(|(l, m)| at(l, format!("case {:?}: {m}", case.name)))?;
         }
         Ok(())
     }
@@ -108,8 +110,60 @@ impl CaseBase {
 
 /// Reads and parses a case-base file.
 pub fn load(path: &Path) -> Result<CaseBase, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    CaseBase::parse(&text, path)
+    CaseBase::parse(&read_text(path)?, path)
+}
+
+/// Reads a text file; bytes that are not UTF-8 are an error at their line
+/// and column.
+pub fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let good = e.utf8_error().valid_up_to();
+        let before = String::from_utf8_lossy(&bytes[..good]);
+        let (line, column) = line_column(&before, before.len());
+        Error::CaseBaseSyntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: format!(
+                "byte 0x{:02x} is not UTF-8; case bases are UTF-8 text (convert it, e.g. with iconv)",
+                bytes[good]
+            ),
+        }
+    })
+}
+
+/// Checks a case's feature ranges (finite numbers) and its SHA-256
+/// (64 hex digits); an error is the line of the offending key (searched from
+/// the case's `name` line) and what is wrong.
+fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize, String)> {
+    let line_of = |key: &str| {
+        text.lines()
+            .enumerate()
+            .skip(name_line.saturating_sub(1))
+            .find(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim() == key))
+            .map(|(i, _)| i + 1)
+            .unwrap_or(name_line)
+    };
+    for (name, r) in &case.features.0 {
+        // low > high is allowed: the thesis's way of writing "unknown".
+        if !(r.lo.is_finite() && r.hi.is_finite()) {
+            return Err((
+                line_of(name),
+                format!("feature {name} must be two finite numbers [low, high], got {r}"),
+            ));
+        }
+    }
+    if let Some(h) = &case.provenance.sha256 {
+        if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err((
+                line_of("sha256"),
+                format!("sha256 must be 64 hexadecimal digits (as sha256sum prints), got {h:?}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads a case base, or an empty one when the file does not exist.

@@ -22,6 +22,8 @@ use super::{json_of, s, Scratch};
 /// - `sabotage`: solves, and makes `cb.toml` beside the puzzle read-only.
 /// - `stall`: the first two solve runs reach the limit, later ones write
 ///   their pid next to the puzzle and sleep.
+/// - `wide`: exits 2 with the solver's one-line error for too wide keys.
+/// - `panic`: exits 101 as a Rust panic does, backtrace and all.
 /// - `orphan`: reaches the limit, leaving a child that holds its stdout for
 ///   a minute and writes its pid next to the puzzle.
 ///
@@ -81,6 +83,10 @@ case "$MODE" in
   orphan)
     sleep 60 & echo $! > "$puzzle.pid"
     report limit_reached null null 1000 2 10; exit 1;;
+  wide)
+    echo 'error: position keys of 4800 bits are wider than the 4096 bits supported; use a smaller board' >&2; exit 2;;
+  panic)
+    printf "thread 'main' panicked at solver/src/search/astar.rs:120:17:\nindex out of bounds: the len is 3 but the index is 7\nstack backtrace:\n   0: rust_begin_unwind\n   1: core::panicking::panic_fmt\nnote: Some details are omitted\n" >&2; exit 101;;
   liar)
     report solved 1 1 5 0 5 '["@ 1,1 L"]'; exit 0;;
 esac
