@@ -548,18 +548,9 @@ fn a_killed_reasoner_kills_its_solvers() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        assert!(wait_for(30, || std::fs::read_to_string(&pid_file)
-            .is_ok_and(|s| s.ends_with('\n'))));
-        let solver_pid = std::fs::read_to_string(&pid_file)
-            .unwrap()
-            .trim()
-            .to_string();
+        let solver_pid = pid_in(&pid_file);
         assert!(alive(&solver_pid));
-        let sent = Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        send(signal, child.id());
         let status = child.wait().unwrap();
         if signal == "TERM" {
             assert_eq!(status.code(), Some(143));

@@ -176,17 +176,8 @@ fn an_interrupted_solve_reports_the_finished_attempts_and_kills_its_solver() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        assert!(wait_for(30, || std::fs::read_to_string(&pid_file)
-            .is_ok_and(|s| s.ends_with('\n'))));
-        let solver_pid = std::fs::read_to_string(&pid_file)
-            .unwrap()
-            .trim()
-            .to_string();
-        let sent = std::process::Command::new("kill")
-            .args([format!("-{signal}"), child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        let solver_pid = pid_in(&pid_file);
+        send(signal, child.id());
         let out = child.wait_with_output().unwrap();
         assert_eq!(out.status.code(), Some(code), "SIG{signal}");
         let v = json_of(&out);

@@ -222,6 +222,29 @@ pub fn wait_for(secs: u64, mut f: impl FnMut() -> bool) -> bool {
     false
 }
 
+/// The pid a stand-in wrote to `pid_file`, waiting up to 30 s for it.
+pub fn pid_in(pid_file: &Path) -> String {
+    assert!(
+        wait_for(30, || std::fs::read_to_string(pid_file)
+            .is_ok_and(|s| s.ends_with('\n'))),
+        "no pid in {}",
+        pid_file.display()
+    );
+    std::fs::read_to_string(pid_file)
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+/// Sends SIG`name` (`INT`, `TERM`, `KILL`) to `pid`.
+pub fn send(name: &str, pid: u32) {
+    let sent = Command::new("kill")
+        .args([format!("-{name}"), pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{name} {pid}");
+}
+
 /// Whether a process is alive (a zombie counts as dead).
 pub fn alive(pid: &str) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
