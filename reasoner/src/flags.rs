@@ -1,236 +1,169 @@
 //! The reasoner's numeric command-line flags and their valid ranges, declared
-//! once in [`NUMERIC_FLAGS`]: the command line's value parsers check them
+//! once in [`numeric_flags`]: the command line's value parsers check them
 //! while parsing (a value outside is exit 2 with a message naming the flag and
 //! its range, before anything runs), and the README's range table is
 //! [`table`] (a test keeps the two equal).
 //!
-//! The ranges that reach the solver (`--position-limit`, `--max-memory`,
-//! `--weight`, `--h2`, `--space-value`) are the solver's own ranges for the
-//! flags they become, so that no attempt fails on a value this side accepted.
+//! The flags passed on to the solver (`--position-limit`, `--max-memory`,
+//! `--weight`, `--h2`, `--space-value`) take their ranges from the shared
+//! declaration of the solver's flags (`sbp_protocol::ranges`), so that no
+//! attempt fails on a value this side accepted.
 //! The upper ends keep every accepted value from overflowing or allocating in
 //! proportion to the value.
 
 use std::time::Duration;
 
-/// The values a numeric flag accepts.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum ValueRange {
-    /// A whole number from `min` to `max`.
-    Whole { min: u64, max: u64 },
-    /// A real number from `min` to `max` (NaN and infinities never).
-    Real { min: f64, max: f64 },
-    /// A size in bytes (`512M`, `2G`, ...) from `min` to `max`.
-    Bytes { min: u64, max: u64 },
-}
+use sbp_protocol::ranges::{self as shared, Arity, NumericFlag, ValueRange};
 
-/// One numeric flag of `reasoner`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct NumericFlag {
-    /// The long flag without its dashes.
-    pub name: &'static str,
-    /// The subcommands that take it.
-    pub commands: &'static str,
-    pub range: ValueRange,
-    /// How many comma-separated values (`--h2 A,B,C`: 3).
-    pub count: usize,
-    pub meaning: &'static str,
-}
-
-const TIB: u64 = 1 << 40;
 const SOLVE: &str = "solve";
 const ADD: &str = "casebase add";
 
-const fn flag(
+/// A flag of the reasoner's own.
+const fn own(name: &'static str, range: ValueRange, meaning: &'static str) -> NumericFlag {
+    NumericFlag {
+        name,
+        commands: SOLVE,
+        arity: Arity::One,
+        range,
+        meaning,
+    }
+}
+
+/// The solver's flag `solver_name`, as the reasoner's `name` of `commands`.
+fn passed_on(
     name: &'static str,
     commands: &'static str,
-    range: ValueRange,
+    solver_name: &str,
     meaning: &'static str,
 ) -> NumericFlag {
     NumericFlag {
         name,
         commands,
-        range,
-        count: 1,
         meaning,
+        ..*shared::numeric_flag("solve", solver_name)
     }
 }
 
-const ANY: ValueRange = ValueRange::Whole {
-    min: 0,
-    max: u64::MAX,
-};
-const POSITIONS: ValueRange = ValueRange::Whole {
-    min: 1,
-    max: u64::MAX,
-};
 const SECONDS: ValueRange = ValueRange::Real {
     min: 0.001,
     max: 1e9,
 };
 const DISTANCE: ValueRange = ValueRange::Real { min: 0.0, max: 1e6 };
-const WEIGHTS: ValueRange = ValueRange::Real { min: 0.0, max: 1e6 };
 
 /// Every numeric flag of `reasoner` with its valid range.
-pub const NUMERIC_FLAGS: &[NumericFlag] = &[
-    flag("seed", SOLVE, ANY, "seed of the proximity search"),
-    flag(
-        "position-limit",
-        SOLVE,
-        POSITIONS,
-        "positions an attempt but the final may examine",
-    ),
-    flag(
-        "attempts",
-        SOLVE,
-        ValueRange::Whole {
-            min: 0,
-            max: 10_000,
-        },
-        "attempts before the final (0: only the final)",
-    ),
-    flag(
-        "jobs",
-        SOLVE,
-        ValueRange::Whole { min: 1, max: 256 },
-        "solver processes at once",
-    ),
-    flag(
-        "wave",
-        SOLVE,
-        ValueRange::Whole { min: 1, max: 1000 },
-        "attempts planned together",
-    ),
-    flag(
-        "attempt-timeout",
-        SOLVE,
-        SECONDS,
-        "seconds before an attempt is killed",
-    ),
-    flag(
-        "final-timeout",
-        SOLVE,
-        SECONDS,
-        "seconds before the final attempt is killed",
-    ),
-    flag(
-        "max-memory",
-        SOLVE,
-        ValueRange::Bytes {
-            min: 1 << 20,
-            max: 1024 * TIB,
-        },
-        "the solver's --max-memory",
-    ),
-    flag(
-        "min-distance",
-        SOLVE,
-        DISTANCE,
-        "proximity search: least distance to a tried set",
-    ),
-    flag(
-        "max-distance",
-        SOLVE,
-        DISTANCE,
-        "proximity search: most distance to a tried set",
-    ),
-    flag(
-        "weight",
-        ADD,
-        ValueRange::Real {
-            min: 0.001,
-            max: 1e6,
-        },
-        "A*'s weight on the heuristic",
-    ),
-    NumericFlag {
-        count: 3,
-        ..flag("h2", ADD, WEIGHTS, "h2's weights A,B,C (each in the range)")
-    },
-    flag("space-value", ADD, ANY, "space-value cutoff"),
-    flag(
-        "position-limit",
-        ADD,
-        POSITIONS,
-        "stop the solver after N positions",
-    ),
-];
+pub fn numeric_flags() -> Vec<NumericFlag> {
+    let any = ValueRange::Whole {
+        min: 0,
+        max: u64::MAX,
+    };
+    let whole = |min, max| ValueRange::Whole { min, max };
+    vec![
+        own("seed", any, "seed of the proximity search"),
+        passed_on(
+            "position-limit",
+            SOLVE,
+            "max-positions",
+            "positions an attempt but the final may examine",
+        ),
+        own(
+            "attempts",
+            whole(0, 10_000),
+            "attempts before the final (0: only the final)",
+        ),
+        own("jobs", whole(1, 256), "solver processes at once"),
+        own("wave", whole(1, 1000), "attempts planned together"),
+        own(
+            "attempt-timeout",
+            SECONDS,
+            "seconds before an attempt is killed",
+        ),
+        own(
+            "final-timeout",
+            SECONDS,
+            "seconds before the final attempt is killed",
+        ),
+        passed_on(
+            "max-memory",
+            SOLVE,
+            "max-memory",
+            "the solver's --max-memory",
+        ),
+        own(
+            "min-distance",
+            DISTANCE,
+            "proximity search: least distance to a tried set",
+        ),
+        own(
+            "max-distance",
+            DISTANCE,
+            "proximity search: most distance to a tried set",
+        ),
+        passed_on("weight", ADD, "weight", "A*'s weight on the heuristic"),
+        passed_on("h2", ADD, "h2", "h2's weights A,B,C (each in the range)"),
+        passed_on("space-value", ADD, "space-value", "space-value cutoff"),
+        passed_on(
+            "position-limit",
+            ADD,
+            "max-positions",
+            "stop the solver after N positions",
+        ),
+    ]
+}
 
 /// The declaration of `--name` (first match: the same name has the same
 /// range in every command that takes it).
-fn declared(name: &str) -> &'static NumericFlag {
-    NUMERIC_FLAGS
-        .iter()
+fn declared(name: &str) -> NumericFlag {
+    numeric_flags()
+        .into_iter()
         .find(|f| f.name == name)
-        .unwrap_or_else(|| panic!("no numeric flag --{name} in NUMERIC_FLAGS"))
+        .unwrap_or_else(|| panic!("no numeric flag --{name} in numeric_flags()"))
 }
 
-impl ValueRange {
-    /// `a whole number from 1 to 256`, for messages and the README.
-    pub fn describe(&self) -> String {
-        match *self {
-            ValueRange::Whole { min, max } => format!("a whole number from {min} to {max}"),
-            ValueRange::Real { min, max } => format!("a number from {min} to {max}"),
-            ValueRange::Bytes { min, max } => {
-                format!(
-                    "a byte count from {} to {} (suffixes K, M, G, T)",
-                    bytes(min),
-                    bytes(max)
-                )
-            }
-        }
-    }
-
-    /// Reads one value as a real number (whole numbers and sizes exactly).
-    fn read(&self, s: &str) -> Result<f64, String> {
-        let t = s.trim();
-        let value = match *self {
-            ValueRange::Whole { min, max } => t
-                .parse::<u64>()
-                .ok()
-                .filter(|n| (min..=max).contains(n))
-                .map(|n| n as f64),
-            ValueRange::Real { min, max } => t
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && (min..=max).contains(x)),
-            ValueRange::Bytes { min, max } => sbp_protocol::ranges::parse_bytes(t)
-                .filter(|n| (min..=max).contains(n))
-                .map(|n| n as f64),
-        };
-        value.ok_or_else(|| format!("must be {}", self.describe()))
-    }
-}
-
-/// `1M`, `1024T`: a size in the units `--max-memory` reads.
-fn bytes(n: u64) -> String {
-    for (shift, unit) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
-        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
-            return format!("{}{unit}", n >> shift);
-        }
-    }
-    n.to_string()
+/// Reads one value of `flag` as a real number (whole numbers and sizes
+/// exactly); the message says what the flag takes.
+fn read(flag: &NumericFlag, s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let value = match flag.range {
+        ValueRange::Whole { min, max } => t
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .map(|n| n as f64),
+        ValueRange::Real { min, max } => t
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && (min..=max).contains(x)),
+        ValueRange::Bytes { min, max } => sbp_protocol::ranges::parse_bytes(t)
+            .filter(|n| (min..=max).contains(n))
+            .map(|n| n as f64),
+    };
+    value.ok_or_else(|| format!("must be {}", flag.describe()))
 }
 
 /// Reads `--name`'s whole-number value, checking its range.
 pub fn whole(name: &str, s: &str) -> Result<u64, String> {
-    declared(name)
-        .range
-        .read(s)
-        .and_then(|_| s.trim().parse().map_err(|e| format!("{e}")))
+    read(&declared(name), s).and_then(|_| s.trim().parse().map_err(|e| format!("{e}")))
 }
 
 /// Reads `--name`'s real value(s), `count` of them separated by commas.
 pub fn reals(name: &str, s: &str) -> Result<Vec<f64>, String> {
     let f = declared(name);
     let parts: Vec<&str> = s.split(',').collect();
-    if parts.len() != f.count {
-        return Err(format!(
-            "must be {} comma-separated values, each {}",
-            f.count,
-            f.range.describe()
-        ));
+    let count = match f.arity {
+        Arity::Exactly(n) => n,
+        _ => 1,
+    };
+    if parts.len() != count {
+        return Err(format!("must be {}", f.describe()));
     }
-    parts.iter().map(|p| f.range.read(p)).collect()
+    let one = NumericFlag {
+        arity: Arity::One,
+        ..f
+    };
+    parts
+        .iter()
+        .map(|p| read(&one, p).map_err(|_| format!("must be {}", f.describe())))
+        .collect()
 }
 
 /// Clap value parsers, one per flag.
@@ -260,7 +193,7 @@ pub mod parse {
         Ok(Duration::from_secs_f64(x))
     }
     pub fn max_memory(s: &str) -> Result<u64, String> {
-        declared("max-memory").range.read(s).map(|n| n as u64)
+        read(&declared("max-memory"), s).map(|n| n as u64)
     }
     pub fn distance(s: &str) -> Result<f64, String> {
         Ok(reals("min-distance", s)?[0])
@@ -277,14 +210,13 @@ pub mod parse {
 /// The README's table of numeric flags.
 pub fn table() -> String {
     let mut t = String::from("| flag | command | valid values | meaning |\n|---|---|---|---|\n");
-    for f in NUMERIC_FLAGS {
-        let values = match f.count {
-            1 => f.range.describe(),
-            n => format!("{n} comma-separated values, each {}", f.range.describe()),
-        };
+    for f in numeric_flags() {
         t.push_str(&format!(
-            "| `--{}` | {} | {values} | {} |\n",
-            f.name, f.commands, f.meaning
+            "| `--{}` | {} | {} | {} |\n",
+            f.name,
+            f.commands,
+            f.describe(),
+            f.meaning
         ));
     }
     t
