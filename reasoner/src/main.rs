@@ -47,8 +47,8 @@ enum Command {
 
 #[derive(Args, Debug)]
 struct SettingsArgs {
-    /// The puzzle's number of spaces (the settings' cutoffs grow with it).
-    #[arg(long, value_name = "S")]
+    /// The puzzle's number of spaces, 0 to 16384 (the settings' cutoffs grow with it).
+    #[arg(long, value_name = "S", value_parser = parse::spaces, allow_negative_numbers = true)]
     spaces: u64,
     /// Print JSON: a list of {name, params, args}, `args` being the solver flags.
     #[arg(long)]

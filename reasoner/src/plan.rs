@@ -112,7 +112,7 @@ pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
             "standard: aggressive BFS".to_string(),
             ParamSet {
                 resting: Resting::Strict,
-                space_value: Some(2 * s2),
+                space_value: Some(s2.saturating_mul(2)),
                 ..ParamSet::default()
             },
         ),

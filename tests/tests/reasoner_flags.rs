@@ -161,6 +161,27 @@ proptest! {
 }
 
 #[test]
+fn the_readme_lists_every_flag_with_its_range() {
+    let readme = end_to_end::workspace_root().join("README.md");
+    let readme = std::fs::read_to_string(readme).unwrap();
+    let table = reasoner::flags::table();
+    assert!(
+        readme.contains(&table),
+        "README.md's table of the reasoner's numeric flags must read:\n{table}"
+    );
+}
+
+#[test]
+fn settings_spaces_never_crash() {
+    for (v, want) in [("0", 0), ("16384", 0), ("16385", 2), ("-1", 2), ("NaN", 2)] {
+        let arg = format!("--spaces={v}");
+        assert_eq!(check(&["settings".to_string(), arg.clone()], &arg), want);
+    }
+    let huge = "--spaces=18446744073709551615".to_string();
+    assert_eq!(check(&["settings".to_string(), huge.clone()], &huge), 2);
+}
+
+#[test]
 fn the_edges_of_each_range_are_accepted_and_beyond_them_refused() {
     let t = setup();
     let solve = |arg: &str| {
