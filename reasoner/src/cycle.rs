@@ -14,6 +14,7 @@ use crate::features::FeatureReport;
 use crate::interrupt::Interrupt;
 use crate::params::ParamSet;
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
+use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
 use crate::similarity::{self, Ranked, Similarity};
@@ -38,6 +39,8 @@ pub struct CycleConfig {
     pub final_timeout: Option<Duration>,
     /// Whether to make the final unlimited run.
     pub final_run: bool,
+    /// Whether to draw a progress bar on stderr (only if it is a terminal).
+    pub progress: bool,
 }
 
 impl Default for CycleConfig {
@@ -52,6 +55,7 @@ impl Default for CycleConfig {
             attempt_timeout: None,
             final_timeout: None,
             final_run: true,
+            progress: false,
         }
     }
 }
@@ -94,6 +98,8 @@ struct Progress {
     /// The set the final run uses when no attempt ran (`--attempts 0`): the
     /// most similar case's, else the first standard setting.
     first: Option<(String, ParamSet)>,
+    /// What a person watching sees of it.
+    bar: WaveProgress,
 }
 
 impl Progress {
@@ -103,6 +109,7 @@ impl Progress {
 
     fn record(&mut self, results: Vec<(Planned, AttemptResult)>) {
         for (p, r) in results {
+            self.bar.done(&p, &r);
             self.planner.learn(&p, &r);
             self.done.push((p, r));
         }
@@ -167,11 +174,13 @@ pub async fn run(
         planner,
         done: Vec::new(),
         first,
+        bar: WaveProgress::new(config.attempts, config.progress),
     };
     let finished = stop
         .until(attempts(&runner, puzzle, config, &mut progress))
         .await
         .is_some();
+    progress.bar.finish();
     Ok(report(
         puzzle,
         sim,
@@ -198,6 +207,7 @@ async fn attempts(
         if wave.is_empty() {
             break;
         }
+        progress.bar.wave(&wave);
         progress.record(run_wave(runner, puzzle, wave, limited, config.jobs).await);
     }
     if !config.final_run || progress.solved() || progress.planner.bounds.unsolvable {
@@ -229,6 +239,7 @@ async fn attempts(
         max_positions: None,
         timeout: config.final_timeout,
     };
+    progress.bar.wave(std::slice::from_ref(&last));
     progress.record(run_wave(runner, puzzle, vec![last], unlimited, 1).await);
 }
 

@@ -33,6 +33,7 @@ pub mod interrupt;
 pub mod launch;
 pub mod params;
 pub mod plan;
+pub mod progress;
 pub mod report;
 pub mod runner;
 pub mod similarity;

@@ -128,6 +128,9 @@ struct SolveArgs {
     /// Print the report as one JSON object (the table goes to stderr).
     #[arg(long)]
     json: bool,
+    /// No progress bar on stderr (it is also off with --json and when stderr is not a terminal).
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     solver: SolverArg,
 }
@@ -335,6 +338,7 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
         ),
         final_timeout: a.final_timeout,
         final_run: !a.no_final,
+        progress: !a.quiet && !a.json,
     };
     let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
     let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;

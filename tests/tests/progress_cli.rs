@@ -1,20 +1,25 @@
-//! The solver's progress bar as a person sees it: on a terminal (a pseudo
-//! terminal from util-linux's `script`) a long run draws the bar, and with
-//! `--json`, `--quiet` or a pipe instead of a terminal nothing is drawn. Each
-//! run lasts its `--time-limit`, so the bar's first draw (after a second) is
-//! due whatever the machine's speed. Skipped, saying so, without `script`.
+//! The progress bars as a person sees them: on a terminal (a pseudo
+//! terminal from util-linux's `script`) a long solver run and a reasoner run
+//! draw their bars, and with `--json`, `--quiet` or a pipe instead of a
+//! terminal nothing is drawn. The solver runs last their `--time-limit`, so
+//! the bar's first draw (after a second) is due whatever the machine's speed.
+//! Skipped, saying so, without `script`.
 
 use std::process::Command;
 
-use end_to_end::{solver_bin, workspace_root};
+use end_to_end::{reasoner_bin, solver_bin, workspace_root};
 
 const RUN: &str = "count puzzles/klotski/sunshine.txt --time-limit 1.6";
 
 /// What a terminal shows while `solver ARGS` runs (stdout and stderr both).
 fn on_a_terminal(args: &str) -> Option<String> {
-    let command = format!("{} {args}", solver_bin().display());
+    on_a_terminal_run(&format!("{} {args}", solver_bin().display()))
+}
+
+/// What a terminal shows while a command line runs.
+fn on_a_terminal_run(command: &str) -> Option<String> {
     let out = Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
+        .args(["-qfec", command, "/dev/null"])
         .current_dir(workspace_root())
         .output()
         .ok()?;
@@ -56,4 +61,31 @@ fn the_bar_shows_on_a_terminal_only() {
         String::from_utf8_lossy(&piped.stderr)
     );
     assert!(String::from_utf8_lossy(&piped.stdout).contains("stopped by time_limit"));
+}
+
+#[test]
+fn the_reasoner_shows_its_attempts_on_a_terminal_only() {
+    let run = format!(
+        "{} solve puzzles/klotski/sunshine.txt --casebase casebase/seed.toml \
+         --position-limit 20000 --attempts 2 --jobs 1 --no-final",
+        reasoner_bin().display()
+    );
+    let Some(shown) = on_a_terminal_run(&run) else {
+        eprintln!("SKIPPED the_reasoner_shows_its_attempts_on_a_terminal_only: util-linux `script` is not installed");
+        return;
+    };
+    assert!(shown.contains("attempts done"), "no progress bar:\n{shown}");
+    assert!(
+        shown.contains("of 2 attempts") || shown.contains("/2 attempts"),
+        "{shown}"
+    );
+    let shown = on_a_terminal_run(&format!("{run} --json")).unwrap();
+    assert!(
+        !shown.contains("attempts done"),
+        "a bar despite --json:\n{shown}"
+    );
+    assert!(
+        shown.contains("\"status\""),
+        "the JSON report is printed:\n{shown}"
+    );
 }
