@@ -50,8 +50,11 @@ pub fn binary(name: &str, package: &Path) -> PathBuf {
     }
     for krate in crates {
         for info in dep_info_files(&dir.join("deps"), &krate) {
-            dep_infos += 1;
             let text = fs::read_to_string(&info).unwrap_or_default();
+            if !from_a_linked_build(&text) {
+                continue;
+            }
+            dep_infos += 1;
             if let Some(source) = newer_source(&text, built) {
                 panic!(
                     "{} is stale: {} changed after it was built; {rebuild}",
@@ -129,6 +132,21 @@ fn dep_info_files(deps: &Path, krate: &str) -> Vec<PathBuf> {
                 .is_some_and(|hash| !hash.is_empty() && hash.chars().all(|c| c.is_ascii_hexdigit()))
         })
         .collect()
+}
+
+/// Whether a dep-info file comes from a build that made a library (`.rlib`)
+/// or an executable, not from `cargo check` or `cargo clippy` (`.rmeta`
+/// only), which list files the binary does not depend on (clippy adds
+/// `Cargo.toml`).
+fn from_a_linked_build(dep_info: &str) -> bool {
+    dep_info
+        .lines()
+        .filter_map(|line| line.split_once(": ").map(|(target, _)| target))
+        .filter(|target| !target.ends_with(".d"))
+        .any(|target| {
+            let ext = Path::new(target).extension().and_then(|e| e.to_str());
+            matches!(ext, None | Some("rlib" | "exe"))
+        })
 }
 
 /// The first source listed in a dep-info file (`target: src1 src2 ...`,
@@ -210,6 +228,17 @@ mod tests {
             .filter(|c| reasoner.contains(c))
             .collect();
         assert!(!shared.is_empty(), "{solver:?} {reasoner:?}");
+    }
+
+    #[test]
+    fn only_linked_builds_count() {
+        let check = "t/deps/x-1.d: a.rs Cargo.toml\n\nt/deps/libx-1.rmeta: a.rs Cargo.toml\n";
+        assert!(!from_a_linked_build(check));
+        let lib = "t/deps/x-1.d: a.rs\n\nt/deps/libx-1.rlib: a.rs\n\nt/deps/libx-1.rmeta: a.rs\n";
+        assert!(from_a_linked_build(lib));
+        assert!(from_a_linked_build(
+            "t/deps/x-1.d: main.rs\n\nt/deps/x-1: main.rs\n"
+        ));
     }
 
     #[test]
