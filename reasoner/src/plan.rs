@@ -293,10 +293,12 @@ impl Planner {
                 };
             }
             Op::Heuristic => {
+                // Not pdb yet: its tables' build time and disk cache are
+                // outside the attempts' limits (issue 13 follow-up).
                 let others: Vec<Heuristic> = Heuristic::ALL
                     .iter()
                     .copied()
-                    .filter(|h| *h != p.heuristic)
+                    .filter(|h| *h != p.heuristic && *h != Heuristic::Pdb)
                     .collect();
                 p.heuristic = others[self.rng.gen_range(0..others.len())];
             }

@@ -7,4 +7,6 @@
 pub use sbp_protocol::ranges::{
     numeric_flag, Arity, NumericFlag, ValueRange, H2_DEFAULT, NUMERIC_FLAGS,
 };
-pub use sbp_protocol::{Algorithm, EncodingKind, Heuristic, Limits, Metric, Resting, SearchParams};
+pub use sbp_protocol::{
+    Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, Resting, SearchParams,
+};

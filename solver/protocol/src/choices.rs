@@ -74,6 +74,8 @@ choices! {
         Ida = "ida",
         /// Bidirectional breadth-first search (the goal must fix every block).
         Bidir = "bidir",
+        /// Depth-first iterative deepening: IDA* with a zero heuristic.
+        Dfid = "dfid",
     }
 }
 
@@ -96,6 +98,8 @@ choices! {
         H2 = "h2",
         /// Sum of goal blocks' Manhattan distances plus linear conflict; admissible.
         Manhattan = "manhattan",
+        /// Pattern databases (`--pdb`, `--pdb-memory`, `--pdb-cache`); admissible.
+        Pdb = "pdb",
     }
 }
 
@@ -158,7 +162,7 @@ mod tests {
         let err = "dfs".parse::<Algorithm>().unwrap_err();
         assert_eq!(
             err,
-            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir"
+            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid"
         );
     }
 }

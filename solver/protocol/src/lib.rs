@@ -14,6 +14,6 @@ pub mod ranges;
 pub mod result;
 
 pub use choices::{Algorithm, EncodingKind, Heuristic, Metric, Resting};
-pub use params::{Limits, SearchParams};
+pub use params::{Limits, PdbSettings, SearchParams};
 pub use ranges::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
 pub use result::{SolveReport, Status};

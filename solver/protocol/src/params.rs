@@ -30,6 +30,32 @@ pub struct SearchParams {
     /// Keep the visited set between subgoals instead of clearing it.
     pub keep_visited: bool,
     pub threads: usize,
+    /// Pattern databases of `--heuristic pdb`.
+    #[serde(default)]
+    pub pdb: PdbSettings,
+}
+
+/// The pattern databases' settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PdbSettings {
+    /// `--pdb`: groups of block ids (`1,2,3/4,5,6`); automatic when absent.
+    pub patterns: Option<String>,
+    /// `--pdb-memory`: bytes all tables may take together.
+    pub memory: u64,
+    /// `--pdb-cache`: the cache folder, `off`, or the user's cache folder
+    /// when absent. Not part of a run's identity, so never serialized.
+    #[serde(skip)]
+    pub cache: Option<String>,
+}
+
+impl Default for PdbSettings {
+    fn default() -> Self {
+        PdbSettings {
+            patterns: None,
+            memory: ranges::PDB_MEMORY_DEFAULT,
+            cache: None,
+        }
+    }
 }
 
 impl Default for SearchParams {
@@ -48,6 +74,7 @@ impl Default for SearchParams {
             encoding: EncodingKind::default(),
             keep_visited: false,
             threads: 1,
+            pdb: PdbSettings::default(),
         }
     }
 }
@@ -65,6 +92,7 @@ impl SearchParams {
         if let Some(v) = self.space_value {
             ranges::space_value().check(v as f64)?;
         }
+        ranges::numeric_flag("solve", "pdb-memory").check(self.pdb.memory as f64)?;
         ranges::numeric_flag("solve", "threads").check(self.threads as f64)
     }
 }

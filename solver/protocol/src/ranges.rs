@@ -42,6 +42,9 @@ pub struct NumericFlag {
 const GIB: u64 = 1 << 30;
 const TIB: u64 = 1 << 40;
 
+/// `--pdb-memory`'s default: 512 MiB.
+pub const PDB_MEMORY_DEFAULT: u64 = 512 << 20;
+
 /// Every numeric flag of `solver` with its valid range. Values outside are
 /// refused when the command line is read (exit 2, naming flag and range);
 /// the upper ends keep every valid value from panicking, overflowing or
@@ -92,6 +95,17 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         arity: Arity::One,
         range: ValueRange::Whole { min: 1, max: 256 },
         meaning: "worker threads (BFS)",
+    },
+    NumericFlag {
+        name: "pdb-memory",
+        commands: "solve, count, pdb",
+        arity: Arity::One,
+        // Each table has fewer than 2^32 one-byte entries.
+        range: ValueRange::Bytes {
+            min: 1 << 10,
+            max: 64 * GIB,
+        },
+        meaning: "bytes all pattern databases may take together",
     },
     NumericFlag {
         name: "max-positions",

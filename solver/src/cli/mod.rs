@@ -11,6 +11,7 @@ pub mod bench;
 pub mod count;
 pub mod features;
 pub mod import;
+pub mod pdb;
 pub mod ranged;
 pub mod render;
 pub mod search_args;
@@ -44,6 +45,8 @@ pub enum Command {
     Features(features::FeaturesArgs),
     /// Draw a puzzle (.svg, .png) or play a solution (.html player, .gif animation).
     Render(render::RenderArgs),
+    /// Build pattern databases ahead of a search, or print their patterns, sizes and mean values.
+    Pdb(pdb::PdbArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -112,6 +115,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Verify(args) => verify::run(&args),
         Command::Features(args) => features::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Pdb(args) => pdb::run(&args),
     }
 }
 

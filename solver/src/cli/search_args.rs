@@ -5,7 +5,9 @@
 use clap::Args;
 
 use super::ranged::{real, reals, whole};
-use crate::params::{Algorithm, EncodingKind, Heuristic, Limits, Metric, Resting, SearchParams};
+use crate::params::{
+    Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, Resting, SearchParams,
+};
 
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
@@ -48,6 +50,15 @@ pub struct SearchArgs {
     /// Worker threads (BFS).
     #[arg(long, default_value_t = SearchParams::default().threads, allow_negative_numbers = true, value_parser = whole::<usize>("solve", "threads"))]
     pub threads: usize,
+    /// `--heuristic pdb`: the patterns as groups of block ids, e.g. 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15 (default: chosen within --pdb-memory).
+    #[arg(long, value_name = "GROUPS")]
+    pub pdb: Option<String>,
+    /// `--heuristic pdb`: bytes all tables may take together (suffixes K, M, G).
+    #[arg(long, value_name = "BYTES", default_value_t = PdbSettings::default().memory, value_parser = whole::<u64>("solve", "pdb-memory"))]
+    pub pdb_memory: u64,
+    /// `--heuristic pdb`: folder of cached tables, or `off` (default: the user's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub pdb_cache: Option<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -86,6 +97,11 @@ impl SearchArgs {
             encoding: self.encoding,
             keep_visited: self.keep_visited,
             threads: self.threads,
+            pdb: PdbSettings {
+                patterns: self.pdb.clone(),
+                memory: self.pdb_memory,
+                cache: self.pdb_cache.clone(),
+            },
         }
     }
 }

@@ -5,6 +5,7 @@ mod h0;
 mod h1;
 mod h2;
 mod manhattan;
+pub mod pdb;
 
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
@@ -20,6 +21,24 @@ pub trait Heuristic: Send {
     /// `before`: depth-first searches use it to update instead of recompute.
     fn estimate_after(&mut self, after: &State, _m: Move, _before: u32) -> u32 {
         self.estimate(after)
+    }
+    /// Bytes of precomputed tables it holds (counted in `--max-memory`).
+    fn memory_bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// The heuristic of `--algorithm dfid`: zero everywhere, so IDA* becomes
+/// depth-first iterative deepening.
+pub struct Zero;
+
+impl Heuristic for Zero {
+    fn name(&self) -> &'static str {
+        "zero"
+    }
+
+    fn estimate(&mut self, _state: &State) -> u32 {
+        0
     }
 }
 
@@ -39,5 +58,6 @@ pub fn build(
             geometry,
             params.metric == Metric::Moves,
         )),
+        Kind::Pdb => Box::new(pdb::PatternDatabases::new(puzzle, geometry, params)),
     }
 }

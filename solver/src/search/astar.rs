@@ -65,6 +65,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
     let mut heuristic = heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry);
+    let tables = heuristic.memory_bytes();
     let weight = e.params.weight;
     let weighted = |h: u32| (weight * h as f64).round().max(0.0) as usize;
     let mut set = VisitedSet::new(bits, Recorded::Cost.bits());
@@ -86,7 +87,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         e.encoding.decode(&key, &mut state);
         e.progress.bound = f as u64;
         e.examine(&state);
-        if let Some(limit) = e.over_limit((set.bytes() + open.bytes) as u64) {
+        if let Some(limit) = e.over_limit(tables + (set.bytes() + open.bytes) as u64) {
             break Ending::Stopped(limit);
         }
         if e.is_goal(&state) {
@@ -94,7 +95,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             let path = walk_back(e, &set, start, &goal, Recorded::Cost);
             break path.map_or(Ending::Exhausted, Ending::Found);
         }
-        let budget = e.memory_left(open.bytes as u64);
+        let budget = e.memory_left(tables + open.bytes as u64);
         let g2 = g + 1;
         e.prunings.prepare(&e.moves, &state);
         e.moves.generate(&state, &mut moves);
@@ -125,7 +126,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     e.stats.peak_memory = e
         .stats
         .peak_memory
-        .max((set.peak_bytes() + open.bytes) as u64);
+        .max(tables + (set.peak_bytes() + open.bytes) as u64);
     if e.params.keep_visited {
         e.left_behind = Some(set);
     }

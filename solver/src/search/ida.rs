@@ -2,11 +2,13 @@
 //! the bound raised to the smallest f that exceeded it each round. Stores no
 //! positions, only the current path; never undoes the previous move at once.
 //! The first bound is `--ida-limit` or f of the start. Heuristic values and
-//! goal distances are updated per move instead of recomputed.
+//! goal distances are updated per move instead of recomputed. With
+//! `--algorithm dfid` the heuristic is zero: depth-first iterative deepening.
 
 use super::{Ending, Engine, Limit};
 use crate::heuristics::{self, Heuristic};
 use crate::moves::{Move, State};
+use crate::params::Algorithm;
 
 struct Walk<'h> {
     heuristic: Box<dyn Heuristic + 'h>,
@@ -15,6 +17,8 @@ struct Walk<'h> {
     lists: Vec<Vec<Move>>,
     path: Vec<Move>,
     next_bound: u64,
+    /// Bytes of the heuristic's tables (pattern databases).
+    tables: u64,
 }
 
 impl Walk<'_> {
@@ -37,13 +41,19 @@ enum Step {
 }
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
-    let heuristic = heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry);
+    let heuristic: Box<dyn Heuristic> = if e.params.algorithm == Algorithm::Dfid {
+        Box::new(heuristics::Zero)
+    } else {
+        heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry)
+    };
+    let tables = heuristic.memory_bytes();
     let mut walk = Walk {
         heuristic,
         weight: e.params.weight,
         lists: Vec::new(),
         path: Vec::new(),
         next_bound: 0,
+        tables,
     };
     let mut state = start.clone();
     let root = Node {
@@ -89,7 +99,7 @@ fn dfs(
         return Step::Found;
     }
     e.examine_at(node.distance);
-    if let Some(limit) = e.over_limit((walk.path.len() * 16) as u64) {
+    if let Some(limit) = e.over_limit(walk.tables + (walk.path.len() * 16) as u64) {
         return Step::Stop(limit);
     }
     let depth = g as usize;

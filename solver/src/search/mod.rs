@@ -134,7 +134,7 @@ impl<'a> Engine<'a> {
         match self.params.algorithm {
             Algorithm::Bfs => bfs::search(self, start),
             Algorithm::Astar => astar::search(self, start),
-            Algorithm::Ida => ida::search(self, start),
+            Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),
             Algorithm::Bidir => bidir::search(self, start),
         }
     }

@@ -61,6 +61,14 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, St
         }
     }
     params.check_ranges()?;
+    if params.heuristic == crate::params::Heuristic::Pdb && params.algorithm.informed() {
+        for goal in &puzzle.goals {
+            let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
+            let spec = params.pdb.patterns.as_deref();
+            let memory = params.pdb.memory;
+            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory, params.metric)?;
+        }
+    }
     Ok(locked)
 }
 

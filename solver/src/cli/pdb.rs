@@ -1,0 +1,115 @@
+//! `solver pdb build|info PUZZLE`: builds the pattern databases
+//! `--heuristic pdb` would use (into the cache, ahead of a search) and prints
+//! their patterns, sizes, build times, mean values and the start's estimate.
+
+use clap::{Args, Subcommand};
+
+use super::search_args::SearchArgs;
+use super::{Failure, PuzzleInput};
+use crate::geometry::Geometry;
+use crate::heuristics::pdb::{self, patterns, Table};
+use crate::heuristics::Heuristic;
+use crate::model::Puzzle;
+use crate::moves::State;
+use crate::params::Heuristic as Kind;
+
+#[derive(Args, Debug)]
+pub struct PdbArgs {
+    #[command(subcommand)]
+    pub action: PdbAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PdbAction {
+    /// Build the tables (or find them in the cache) and store them in the cache.
+    Build(PdbCommandArgs),
+    /// Print the tables' patterns, sizes, build times and mean values (building missing ones).
+    Info(PdbCommandArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PdbCommandArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
+    let (PdbAction::Build(a) | PdbAction::Info(a)) = &args.action;
+    let puzzles = a.input.load()?;
+    let mut params = a.search.params();
+    params.heuristic = Kind::Pdb;
+    let dir = pdb::cache_dir(&params);
+    for p in &puzzles {
+        if p.goals.is_empty() {
+            return Err(Failure::input(format!(
+                "{}: the puzzle has no goal section: add a goal grid after the start grid",
+                a.input.puzzle
+            )));
+        }
+        for (k, goal) in p.goals.iter().enumerate() {
+            let geometry = Geometry::new(p, Some(goal));
+            let spec = params.pdb.patterns.as_deref();
+            let plan = patterns::plan(p, &geometry, spec, params.pdb.memory, params.metric)
+                .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
+            let groups = pdb::load_tables(p, &geometry, &plan, params.metric, dir.as_ref());
+            let name = p.name.as_deref().unwrap_or(&a.input.puzzle);
+            println!("{name}, goal {} of {}:", k + 1, p.goals.len());
+            print_tables(p, &groups);
+        }
+        let geometry = Geometry::new(p, p.goals.first());
+        let mut h = pdb::PatternDatabases::new(p, &geometry, &params);
+        let mut start = State::new(p);
+        start.load(&p.start, &crate::moves::ShapeTable::new(p));
+        println!("start estimate: {}", h.estimate(&start));
+    }
+    match &dir {
+        Some(d) => println!("cache: {}", d.display()),
+        None => println!("cache: off"),
+    }
+    Ok(0)
+}
+
+/// One line per table: its group, blocks, entries, source and mean value.
+fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) {
+    for (g, group) in groups.iter().enumerate() {
+        for t in group {
+            let abs = &t.abstraction;
+            let ids: Vec<String> = abs
+                .puzzle
+                .types
+                .iter()
+                .zip(&abs.puzzle.counts)
+                .filter(|(ty, _)| puzzle.type_by_id(ty.id).is_some())
+                .map(|(ty, &n)| {
+                    if n > 1 {
+                        format!("{}x{n}", ty.id)
+                    } else {
+                        ty.id.to_string()
+                    }
+                })
+                .collect();
+            let merged = abs.puzzle.types.len() > ids.len();
+            let source = if t.from_cache {
+                "read from the cache".to_string()
+            } else {
+                format!("built in {} ms", t.build_ms)
+            };
+            println!(
+                "  group {} ({}): blocks {}{}; {} entries ({} bytes), {source}, mean value {:.2}",
+                g + 1,
+                if group.len() > 1 { "added" } else { "alone" },
+                ids.join(","),
+                if merged {
+                    ", the other tiles merged"
+                } else {
+                    ""
+                },
+                abs.size,
+                t.values.len(),
+                t.mean()
+            );
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The disk cache of pattern databases. A table's key is the full text of
+//! what determines it (board with walls and doors, the abstract block types
+//! and counts, the abstract goal, which blocks count, the metric, the file
+//! format's version); the file name is its SHA-256 and the file repeats the
+//! key, so a table is used only for exactly the abstraction it was built for
+//! and a changed puzzle rebuilds it. Files are written to a temporary name
+//! and renamed, so a crash never leaves a half-written table under a real name.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::abstraction::Abstraction;
+use crate::params::Metric;
+
+/// First bytes of every table file (bump the digit when the layout changes).
+const MAGIC: &[u8; 8] = b"SBPPDB1\n";
+
+/// The text that determines `abs`'s table under `metric`.
+pub fn key(abs: &Abstraction, metric: Metric) -> String {
+    let p = &abs.puzzle;
+    format!(
+        "board {}x{} {:?}\ntypes {:?}\ncounts {:?}\ngoal {:?}\ncounted {:?}\nmetric {:?}\n",
+        p.board.width(),
+        p.board.height(),
+        p.board.cells(),
+        p.types,
+        p.counts,
+        p.goals,
+        abs.counted,
+        metric
+    )
+}
+
+/// The default cache directory: `$XDG_CACHE_HOME/sbp-solver/pdb`, else
+/// `$HOME/.cache/sbp-solver/pdb`; `None` when neither variable is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("sbp-solver").join("pdb"))
+}
+
+/// Where the table with `key` lives in `dir`.
+pub fn path(dir: &Path, key: &str) -> PathBuf {
+    let digest = Sha256::digest(key.as_bytes());
+    let name: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+    dir.join(format!("{name}.pdb"))
+}
+
+/// The cached table for `key` with `size` entries, if a valid one exists.
+pub fn load(dir: &Path, key: &str, size: u64) -> Option<Vec<u8>> {
+    let mut file = std::fs::File::open(path(dir, key)).ok()?;
+    let mut head = [0u8; 8];
+    file.read_exact(&mut head).ok()?;
+    if &head != MAGIC {
+        return None;
+    }
+    let stored_key = read_block(&mut file, 1 << 20)?;
+    if stored_key != key.as_bytes() {
+        return None;
+    }
+    let table = read_block(&mut file, size)?;
+    (table.len() as u64 == size).then_some(table)
+}
+
+/// Reads a length-prefixed block of at most `max` bytes.
+fn read_block(file: &mut std::fs::File, max: u64) -> Option<Vec<u8>> {
+    let mut len = [0u8; 8];
+    file.read_exact(&mut len).ok()?;
+    let len = u64::from_le_bytes(len);
+    if len > max {
+        return None;
+    }
+    let mut data = vec![0u8; len as usize];
+    file.read_exact(&mut data).ok()?;
+    Some(data)
+}
+
+/// Stores `table` under `key` in `dir` (created if missing), atomically.
+pub fn store(dir: &Path, key: &str, table: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    {
+        let out = tmp.as_file_mut();
+        let mut w = std::io::BufWriter::new(out);
+        w.write_all(MAGIC)?;
+        w.write_all(&(key.len() as u64).to_le_bytes())?;
+        w.write_all(key.as_bytes())?;
+        w.write_all(&(table.len() as u64).to_le_bytes())?;
+        w.write_all(table)?;
+        w.flush()?;
+    }
+    tmp.persist(path(dir, key)).map_err(|e| e.error)?;
+    Ok(())
+}

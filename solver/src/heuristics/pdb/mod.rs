@@ -1,0 +1,176 @@
+//! `--heuristic pdb`: pattern databases. Each table holds, for every position
+//! of an abstraction of the puzzle (see [`abstraction`]), the exact abstract
+//! distance to the goal, found once by a backward search ([`build`]) and
+//! cached on disk ([`cache`]). The estimate is the maximum over groups of
+//! the sum of a group's tables (additive tile patterns form one group; block
+//! abstractions one each), and never below Manhattan plus linear conflict.
+//! Admissible under both metrics: each table is searched with the run's metric.
+
+pub mod abstraction;
+pub mod build;
+pub mod cache;
+pub mod patterns;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::manhattan::ManhattanLinearConflict;
+use super::Heuristic;
+use crate::geometry::Geometry;
+use crate::model::Puzzle;
+use crate::moves::State;
+use crate::params::{Metric, SearchParams};
+use abstraction::Abstraction;
+
+/// One filled table.
+pub struct Table {
+    pub abstraction: Abstraction,
+    pub values: Vec<u8>,
+    /// Milliseconds spent building it (0 when read from the cache).
+    pub build_ms: u64,
+    pub from_cache: bool,
+}
+
+impl Table {
+    /// Mean value over the positions the backward search reached.
+    pub fn mean(&self) -> f64 {
+        let (sum, n) = self
+            .values
+            .iter()
+            .filter(|&&v| v != build::UNSEEN)
+            .fold((0u64, 0u64), |(s, n), &v| (s + v as u64, n + 1));
+        if n == 0 {
+            0.0
+        } else {
+            sum as f64 / n as f64
+        }
+    }
+
+    #[inline]
+    fn lookup(&mut self, state: &State) -> u32 {
+        self.values[self.abstraction.index(state)] as u32
+    }
+}
+
+/// Loads or builds every table of `plan`; `cache` off when `None`. A cache
+/// that cannot be written is reported on stderr and the search goes on.
+pub fn load_tables(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    plan: &patterns::Plan,
+    metric: Metric,
+    cache_dir: Option<&PathBuf>,
+) -> Vec<Vec<Table>> {
+    let announce = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    plan.groups
+        .iter()
+        .map(|group| {
+            group
+                .iter()
+                .filter_map(|p| Abstraction::new(puzzle, geometry, p, metric))
+                .map(|mut abstraction| {
+                    let key = cache::key(&abstraction, metric);
+                    if let Some(values) =
+                        cache_dir.and_then(|d| cache::load(d, &key, abstraction.size))
+                    {
+                        return Table {
+                            abstraction,
+                            values,
+                            build_ms: 0,
+                            from_cache: true,
+                        };
+                    }
+                    if announce {
+                        eprintln!("pdb: building a table of {} entries", abstraction.size);
+                    }
+                    let started = Instant::now();
+                    let values = build::fill(&mut abstraction);
+                    let build_ms = started.elapsed().as_millis() as u64;
+                    if let Some(dir) = cache_dir {
+                        if let Err(e) = cache::store(dir, &key, &values) {
+                            eprintln!(
+                                "warning: cannot cache a pattern database in {}: {e} \
+                                 (pass --pdb-cache DIR with a writable folder)",
+                                dir.display()
+                            );
+                        }
+                    }
+                    Table {
+                        abstraction,
+                        values,
+                        build_ms,
+                        from_cache: false,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The cache folder `params` ask for: `--pdb-cache DIR`, `off`, or the default.
+pub fn cache_dir(params: &SearchParams) -> Option<PathBuf> {
+    match params.pdb.cache.as_deref() {
+        Some("off") => None,
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => cache::default_dir(),
+    }
+}
+
+/// The heuristic: tables combined, and Manhattan plus linear conflict.
+pub struct PatternDatabases {
+    groups: Vec<Vec<Table>>,
+    manhattan: ManhattanLinearConflict,
+    bytes: u64,
+}
+
+impl PatternDatabases {
+    /// Builds (or loads) the tables `params` ask for. The plan was checked
+    /// when the run's parameters were validated; should it fail here anyway,
+    /// the estimate falls back to Manhattan plus linear conflict alone.
+    pub fn new(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> PatternDatabases {
+        let spec = params.pdb.patterns.as_deref();
+        let groups = patterns::plan(puzzle, geometry, spec, params.pdb.memory, params.metric)
+            .map(|plan| {
+                load_tables(
+                    puzzle,
+                    geometry,
+                    &plan,
+                    params.metric,
+                    cache_dir(params).as_ref(),
+                )
+            })
+            .unwrap_or_default();
+        let bytes = groups.iter().flatten().map(|t| t.values.len() as u64).sum();
+        PatternDatabases {
+            groups,
+            manhattan: ManhattanLinearConflict::new(
+                puzzle,
+                geometry,
+                params.metric == Metric::Moves,
+            ),
+            bytes,
+        }
+    }
+}
+
+impl Heuristic for PatternDatabases {
+    fn name(&self) -> &'static str {
+        "pdb"
+    }
+
+    fn estimate(&mut self, state: &State) -> u32 {
+        let mut best = self.manhattan.estimate(state);
+        for group in &mut self.groups {
+            let sum: u32 = group.iter_mut().map(|t| t.lookup(state)).sum();
+            best = best.max(sum);
+        }
+        best
+    }
+
+    fn memory_bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+mod tests;

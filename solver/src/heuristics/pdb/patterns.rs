@@ -1,0 +1,240 @@
+//! Which pattern databases to build for a puzzle and goal.
+//!
+//! - Tile puzzles (every block a unique 1x1 block with its own goal cell, no
+//!   sliders): statically partitioned additive patterns, the other tiles
+//!   merged into uncounted interchangeable tiles. Automatically, tiles in goal
+//!   order cut into equal groups as large as `--pdb-memory` allows (6-6-3 on
+//!   the 15-puzzle with 512M, one group of 8 on the 8-puzzle).
+//! - Any other puzzle: abstractions that keep the goal blocks and a subset of
+//!   the others, combined by maximum. Automatically two, each within half of
+//!   `--pdb-memory`: the blocks nearest the goal first, then the blocks the
+//!   first left out.
+//!
+//! `--pdb 1,2,3/4,5,6` names block ids (numbers from 10 name the tiles
+//! importer's `A`, `B`, ...): for tiles each group is one additive pattern,
+//! otherwise each group is one abstraction (plus the goal blocks).
+
+use super::abstraction::{Abstraction, Pattern};
+use crate::geometry::Geometry;
+use crate::model::{CellKind, Puzzle};
+use crate::params::Metric;
+
+/// The patterns to build: the sum within each group, the maximum over groups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub groups: Vec<Vec<Pattern>>,
+}
+
+/// Chooses the patterns for `puzzle` with the goal of `geometry`, from
+/// `spec` (`--pdb`) or automatically within `memory` bytes.
+pub fn plan(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    spec: Option<&str>,
+    memory: u64,
+    metric: Metric,
+) -> Result<Plan, String> {
+    let tiles = tile_goals(puzzle, geometry);
+    let plan = match (spec, &tiles) {
+        (Some(s), Some(_)) => Plan {
+            groups: vec![parse(puzzle, s)?
+                .into_iter()
+                .map(|group| tile_pattern(puzzle, group))
+                .collect()],
+        },
+        (Some(s), None) => Plan {
+            groups: parse(puzzle, s)?
+                .into_iter()
+                .map(|group| vec![block_pattern(puzzle, geometry, group)])
+                .collect(),
+        },
+        (None, Some(order)) => auto_tiles(puzzle, geometry, order, memory, metric),
+        (None, None) => auto_blocks(puzzle, geometry, memory, metric),
+    };
+    let used: Vec<usize> = plan
+        .groups
+        .iter()
+        .flatten()
+        .flat_map(|p| &p.counted)
+        .copied()
+        .collect();
+    if tiles.is_some() && (1..used.len()).any(|k| used[..k].contains(&used[k])) {
+        return Err("--pdb: a tile is in two groups; additive patterns must be disjoint".into());
+    }
+    let mut total = 0u64;
+    for pattern in plan.groups.iter().flatten() {
+        match Abstraction::new(puzzle, geometry, pattern, metric) {
+            Some(a) => total += a.size,
+            None => total = u64::MAX,
+        }
+    }
+    if total > memory {
+        return Err(format!(
+            "the pattern databases need {} bytes, more than --pdb-memory {memory}: use smaller \
+             --pdb groups or raise --pdb-memory",
+            if total == u64::MAX {
+                "over 4G".to_string()
+            } else {
+                total.to_string()
+            }
+        ));
+    }
+    Ok(plan)
+}
+
+/// For a tile puzzle, its instances in goal-cell order; `None` otherwise.
+fn tile_goals(puzzle: &Puzzle, geometry: &Geometry) -> Option<Vec<usize>> {
+    let doors = puzzle.board.cells().contains(&CellKind::Door);
+    let unit = puzzle.types.iter().zip(&puzzle.counts).all(|(t, &n)| {
+        n == 1 && t.shape.size() == 1 && t.slider.is_none() && !(t.is_master && doors)
+    });
+    let mut goals: Vec<(u16, usize)> = geometry
+        .targets()
+        .iter()
+        .filter(|(r, a)| r.len() == 1 && a.len() == 1)
+        .map(|(r, a)| (a[0], r.start))
+        .collect();
+    if !unit || goals.len() != puzzle.instances() || goals.len() < 2 {
+        return None;
+    }
+    goals.sort_unstable();
+    Some(goals.into_iter().map(|(_, i)| i).collect())
+}
+
+/// A tile pattern: `counted` kept, every other tile merged.
+fn tile_pattern(puzzle: &Puzzle, mut counted: Vec<usize>) -> Pattern {
+    counted.sort_unstable();
+    counted.dedup();
+    let merged = (0..puzzle.instances())
+        .filter(|i| !counted.contains(i))
+        .collect();
+    Pattern { counted, merged }
+}
+
+/// A block abstraction: the goal types and `kept` kept, the rest deleted.
+fn block_pattern(puzzle: &Puzzle, geometry: &Geometry, mut kept: Vec<usize>) -> Pattern {
+    for (range, _) in geometry.targets() {
+        let t = puzzle.instance_type(range.start);
+        kept.extend(puzzle.type_range(t));
+    }
+    kept.sort_unstable();
+    kept.dedup();
+    Pattern {
+        counted: kept,
+        merged: Vec::new(),
+    }
+}
+
+/// Parses `--pdb`: groups of block ids, each id every instance of its type.
+fn parse(puzzle: &Puzzle, spec: &str) -> Result<Vec<Vec<usize>>, String> {
+    spec.split('/')
+        .map(|group| {
+            let mut instances = Vec::new();
+            for item in group.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let id = block_id(item).ok_or_else(|| {
+                    format!("--pdb: '{item}' is not a block id (write e.g. --pdb 1,2,3/4,5,6)")
+                })?;
+                let t = puzzle.type_by_id(id).ok_or_else(|| {
+                    format!("--pdb names block '{item}', which the puzzle does not have")
+                })?;
+                instances.extend(puzzle.type_range(t));
+            }
+            if instances.is_empty() {
+                return Err(format!("--pdb: empty group in '{spec}'"));
+            }
+            Ok(instances)
+        })
+        .collect()
+}
+
+/// One character, or a number 10..=35 for the tiles importer's `A`..`Z`.
+fn block_id(item: &str) -> Option<char> {
+    let mut chars = item.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => match item.parse::<u32>().ok()? {
+            n @ 10..=35 => char::from_u32('A' as u32 + n - 10),
+            _ => None,
+        },
+    }
+}
+
+/// Equal groups of tiles in goal order, as large as `memory` allows.
+fn auto_tiles(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    order: &[usize],
+    memory: u64,
+    metric: Metric,
+) -> Plan {
+    for k in (1..=order.len()).rev() {
+        let patterns: Vec<Pattern> = order
+            .chunks(k)
+            .map(|c| tile_pattern(puzzle, c.to_vec()))
+            .collect();
+        let total = patterns.iter().try_fold(0u64, |sum, p| {
+            Abstraction::new(puzzle, geometry, p, metric).map(|a| sum + a.size)
+        });
+        if total.is_some_and(|t| t <= memory) {
+            return Plan {
+                groups: vec![patterns],
+            };
+        }
+    }
+    Plan { groups: Vec::new() }
+}
+
+/// Two abstractions within half of `memory` each (one if it keeps every block).
+fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64, metric: Metric) -> Plan {
+    let goal = block_pattern(puzzle, geometry, Vec::new()).counted;
+    let near = |i: usize| {
+        geometry
+            .targets()
+            .iter()
+            .flat_map(|(_, a)| a)
+            .map(|&g| geometry.manhattan(puzzle.start.anchors[i] as usize, g as usize))
+            .min()
+            .unwrap_or(0)
+    };
+    let mut others: Vec<usize> = (0..puzzle.instances())
+        .filter(|i| !goal.contains(i))
+        .collect();
+    others.sort_by_key(|&i| (near(i), i));
+    let budget = memory / 2;
+    let first = greedy(puzzle, geometry, &goal, &others, budget, metric);
+    let mut groups = vec![vec![first.clone()]];
+    if first.counted.len() < puzzle.instances() {
+        let mut rest: Vec<usize> = others
+            .iter()
+            .copied()
+            .filter(|i| !first.counted.contains(i))
+            .collect();
+        rest.extend(others.iter().filter(|i| first.counted.contains(i)));
+        let second = greedy(puzzle, geometry, &goal, &rest, budget, metric);
+        if second != first {
+            groups.push(vec![second]);
+        }
+    }
+    Plan { groups }
+}
+
+/// The goal blocks plus as many of `candidates` (in order) as fit `budget`.
+fn greedy(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    goal: &[usize],
+    candidates: &[usize],
+    budget: u64,
+    metric: Metric,
+) -> Pattern {
+    let mut kept = goal.to_vec();
+    for &i in candidates {
+        let mut trial = kept.clone();
+        trial.push(i);
+        let pattern = block_pattern(puzzle, geometry, trial.clone());
+        if Abstraction::new(puzzle, geometry, &pattern, metric).is_some_and(|a| a.size <= budget) {
+            kept = trial;
+        }
+    }
+    block_pattern(puzzle, geometry, kept)
+}

@@ -1,0 +1,161 @@
+//! Admissibility of the pattern databases against the true distances: every
+//! position reachable from the start, its exact distance to the goal by a
+//! backward BFS over the whole reachable space (moves are reversible), and
+//! the PDB estimate never above it. On the 8-puzzle a table of all eight
+//! tiles must be exact.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::PatternDatabases;
+use crate::formats::{self, ImportOptions};
+use crate::geometry::Geometry;
+use crate::heuristics::Heuristic;
+use crate::model::Puzzle;
+use crate::moves::{MoveGenerator, State};
+use crate::params::{Heuristic as Kind, Metric, SearchParams};
+
+fn puzzle(path: &str) -> Puzzle {
+    let file = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
+    formats::load(&file, None, &ImportOptions::default())
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .remove(0)
+}
+
+/// A 5x4 board with a door the master leaves through, interchangeable 1x1
+/// blocks and one slider per axis: 32,032 reachable positions.
+const DOORS_AND_SLIDERS: &str = "!\n@ 1,0\na\nv | 0,1\nh = 1,0\n!\n\
+#######\n#@@ v #\n#a  v #\n#hh a #\n#.  a -\n#######\n!\n\
+#######\n#.....#\n#.....#\n#.....#\n#....@@\n#######\n!\n";
+
+/// Every reachable position and its exact distance to the goal.
+fn true_distances(p: &Puzzle, metric: Metric) -> Vec<(State, u32)> {
+    let mut moves = MoveGenerator::new(p, metric, &[]);
+    let geometry = Geometry::new(p, p.goals.first());
+    let mut start = State::new(p);
+    start.load(&p.start, moves.shapes());
+    let mut index: HashMap<Vec<u16>, usize> = HashMap::new();
+    let mut states = vec![start.clone()];
+    let mut edges: Vec<Vec<u32>> = Vec::new();
+    index.insert(start.to_position(p).anchors, 0);
+    let mut list = Vec::new();
+    let mut k = 0;
+    while k < states.len() {
+        let mut s = states[k].clone();
+        moves.generate(&s, &mut list);
+        let mut out = Vec::new();
+        for &m in &list {
+            moves.apply(&mut s, m);
+            let n = states.len();
+            let j = *index.entry(s.to_position(p).anchors).or_insert(n);
+            if j == n {
+                states.push(s.clone());
+            }
+            out.push(j as u32);
+            moves.undo(&mut s, m);
+        }
+        edges.push(out);
+        k += 1;
+    }
+    let mut dist = vec![u32::MAX; states.len()];
+    let mut queue: VecDeque<usize> = (0..states.len())
+        .filter(|&i| geometry.is_goal(&states[i]))
+        .collect();
+    queue.iter().for_each(|&i| dist[i] = 0);
+    while let Some(i) = queue.pop_front() {
+        for &j in &edges[i] {
+            if dist[j as usize] == u32::MAX {
+                dist[j as usize] = dist[i] + 1;
+                queue.push_back(j as usize);
+            }
+        }
+    }
+    states.into_iter().zip(dist).collect()
+}
+
+/// Checks h <= true distance everywhere; returns (positions where h equals
+/// it, positions, sum of h) for the callers' informedness checks.
+fn check_admissible(
+    p: &Puzzle,
+    metric: Metric,
+    pdb: Option<&str>,
+    memory: u64,
+) -> (usize, usize, u64) {
+    let mut params = SearchParams {
+        heuristic: Kind::Pdb,
+        metric,
+        ..SearchParams::default()
+    };
+    params.pdb.patterns = pdb.map(str::to_string);
+    params.pdb.memory = memory;
+    params.pdb.cache = Some("off".into());
+    let geometry = Geometry::new(p, p.goals.first());
+    let mut h = PatternDatabases::new(p, &geometry, &params);
+    assert!(h.memory_bytes() > 0, "no table was built for {pdb:?}");
+    let (mut exact, mut total, mut sum) = (0, 0, 0u64);
+    for (s, d) in true_distances(p, metric) {
+        let e = h.estimate(&s);
+        assert!(
+            e <= d,
+            "{pdb:?} {metric:?}: estimate {e} above the true distance {d}"
+        );
+        exact += usize::from(e == d);
+        total += 1;
+        sum += e as u64;
+    }
+    (exact, total, sum)
+}
+
+#[test]
+fn eight_puzzle_full_table_is_exact_and_partitions_admissible() {
+    let p = puzzle("puzzles/tiles/eight_hardest_a.txt");
+    let (exact, total, _) = check_admissible(&p, Metric::Steps, None, 512 << 20);
+    assert_eq!(total, 181_440);
+    assert_eq!(
+        exact, total,
+        "a table of all eight tiles is the true distance"
+    );
+    let (_, _, four_four) = check_admissible(&p, Metric::Steps, Some("1,2,3,4/5,6,7,8"), 1 << 20);
+    let (_, _, two_tiles) = check_admissible(&p, Metric::Steps, Some("1,2/3,4/5,6/7,8"), 1 << 20);
+    assert!(
+        four_four > two_tiles,
+        "larger patterns must estimate higher: {four_four} vs {two_tiles}"
+    );
+    check_admissible(&p, Metric::Moves, Some("1,2,3/4,5,6/7,8"), 1 << 20);
+}
+
+#[test]
+fn classic_klotski_abstractions_are_admissible() {
+    let p = puzzle("puzzles/klotski/classic.txt");
+    for metric in [Metric::Steps, Metric::Moves] {
+        let (exact, total, _) = check_admissible(&p, metric, None, 512 << 20);
+        assert_eq!(total, 25_955);
+        assert_eq!(
+            exact, total,
+            "{metric:?}: the table keeps every block, so it is exact"
+        );
+        let (exact, _, sum) = check_admissible(&p, metric, None, 100 << 10);
+        assert!(
+            exact < total && sum > 0,
+            "{metric:?}: small tables are lower bounds, not exact"
+        );
+        check_admissible(&p, metric, Some("v/o,h"), 1 << 20);
+    }
+}
+
+#[test]
+fn doors_and_sliders_abstractions_are_admissible() {
+    let p = formats::parse_text(
+        DOORS_AND_SLIDERS,
+        "doors.txt",
+        None,
+        &ImportOptions::default(),
+    )
+    .expect("test puzzle parses")
+    .remove(0);
+    for metric in [Metric::Steps, Metric::Moves] {
+        let (_, total, sum) = check_admissible(&p, metric, Some("v,h"), 1 << 20);
+        assert_eq!(total, 32_032);
+        assert!(sum > 0);
+        check_admissible(&p, metric, Some("a/v"), 1 << 20);
+    }
+}
