@@ -11,7 +11,7 @@
 //!   first left out.
 //!
 //! `--pdb 1,2,3/4,5,6` names block ids (numbers from 10 name the tiles
-//! importer's `A`, `B`, ...): for tiles each group is one additive pattern,
+//! importer's `A`, `B`, ..., `a`, ...): for tiles each group is one additive pattern,
 //! otherwise each group is one abstraction (plus the goal blocks).
 
 use super::abstraction::{Abstraction, Pattern};
@@ -147,13 +147,15 @@ fn parse(puzzle: &Puzzle, spec: &str) -> Result<Vec<Vec<usize>>, String> {
         .collect()
 }
 
-/// One character, or a number 10..=35 for the tiles importer's `A`..`Z`.
+/// One character, or a tile number from 10 as the tiles importer names it
+/// (10-35 `A`-`Z`, 36-61 `a`-`z`).
 fn block_id(item: &str) -> Option<char> {
     let mut chars = item.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Some(c),
         _ => match item.parse::<u32>().ok()? {
             n @ 10..=35 => char::from_u32('A' as u32 + n - 10),
+            n @ 36..=61 => char::from_u32('a' as u32 + n - 36),
             _ => None,
         },
     }

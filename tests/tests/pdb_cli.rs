@@ -1,0 +1,214 @@
+//! End-to-end tests of `--heuristic pdb`, `solver pdb build|info` and
+//! `--algorithm dfid`: A* and IDA* with pattern databases return the BFS
+//! optimum (solutions replayed by `solver verify`), a cached table is reused
+//! and a changed puzzle rebuilds it, table bytes count in `--max-memory`,
+//! and bad `--pdb` settings exit 2 with what to change.
+
+use std::path::PathBuf;
+
+use end_to_end::{run_solver as solver, workspace_root};
+use serde_json::Value;
+
+/// A fresh folder for this test's files.
+fn folder(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pdb-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Solves with `extra`, checks the result's `field` equals `expected`, and
+/// replays the solution in `solver verify`; returns the JSON result.
+fn solve_verified(puzzle: &str, extra: &[&str], field: &str, expected: u64) -> Value {
+    let dir = folder(&format!("{}{}", puzzle.len(), extra.join("").len()));
+    let sol = dir.join("run.sol");
+    let sol = sol.to_str().unwrap();
+    let mut args = vec!["solve", puzzle, "--json", "--quiet", "--solution", sol];
+    args.extend_from_slice(extra);
+    let out = solver(&args);
+    let r: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {r}");
+    assert_eq!(r[field].as_u64(), Some(expected), "{args:?}: {r}");
+    let v = solver(&["verify", puzzle, sol]);
+    assert!(v.status.success(), "verify rejected {args:?}");
+    r
+}
+
+/// The BFS optimum of `puzzle` under `metric`, and the positions BFS examined.
+fn bfs_optimum(puzzle: &str, metric: &str) -> (u64, u64) {
+    let field = if metric == "moves" { "moves" } else { "steps" };
+    let out = solver(&["solve", puzzle, "--json", "--quiet", "--metric", metric]);
+    let r: Value = serde_json::from_slice(&out.stdout).expect("BFS JSON");
+    (
+        r[field].as_u64().expect("BFS solves it"),
+        r["positions_examined"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn astar_and_ida_with_pdb_return_the_bfs_optimum() {
+    let cache = folder("optimum");
+    let cache = cache.to_str().unwrap();
+    for (puzzle, metric, pdb) in [
+        (
+            "puzzles/tiles/eight_hardest_a.txt",
+            "steps",
+            "1,2,3,4/5,6,7,8",
+        ),
+        ("puzzles/klotski/classic.txt", "steps", "v"),
+        ("puzzles/klotski/classic.txt", "moves", "o,h"),
+        ("puzzles/special/fig7_3b_sliders.txt", "steps", "a"),
+        ("puzzles/special/fig7_3b_sliders.txt", "moves", "v,b"),
+    ] {
+        let (optimum, bfs_examined) = bfs_optimum(puzzle, metric);
+        let field = if metric == "moves" { "moves" } else { "steps" };
+        for algorithm in ["astar", "ida"] {
+            if algorithm == "ida" && !puzzle.contains("tiles") {
+                continue; // IDA* keeps no visited set: hopeless on block puzzles
+            }
+            let extra = [
+                "--algorithm",
+                algorithm,
+                "--heuristic",
+                "pdb",
+                "--metric",
+                metric,
+                "--pdb",
+                pdb,
+                "--pdb-cache",
+                cache,
+            ];
+            let r = solve_verified(puzzle, &extra, field, optimum);
+            assert_eq!(r["params"]["heuristic"], "pdb");
+            if algorithm == "astar" {
+                let examined = r["positions_examined"].as_u64().unwrap();
+                assert!(
+                    examined < bfs_examined,
+                    "{puzzle} {metric}: A* pdb examined {examined}, BFS {bfs_examined}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cached_table_is_reused_and_a_changed_puzzle_rebuilds_it() {
+    let dir = folder("cache");
+    let cache = dir.to_str().unwrap();
+    let info = |puzzle: &str| {
+        let out = solver(&["pdb", "info", puzzle, "--pdb", "v", "--pdb-cache", cache]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tables = || {
+        let files = std::fs::read_dir(&dir).unwrap();
+        files
+            .filter(|f| f.as_ref().unwrap().path().extension() == Some("pdb".as_ref()))
+            .count()
+    };
+    let first = info("puzzles/klotski/classic.txt");
+    assert!(first.contains("built in"), "{first}");
+    assert!(first.contains("start estimate: "), "{first}");
+    assert_eq!(tables(), 1);
+    let again = info("puzzles/klotski/classic.txt");
+    assert!(again.contains("read from the cache"), "{again}");
+    assert_eq!(tables(), 1);
+    // The same board with the master's goal one column to the left.
+    let text =
+        std::fs::read_to_string(workspace_root().join("puzzles/klotski/classic.txt")).unwrap();
+    let goal = text.rfind("@@").unwrap();
+    let mut moved = text.clone();
+    moved.replace_range(goal - 1..goal + 2, "@@ ");
+    let upper = moved[..goal].rfind("@@").unwrap();
+    moved.replace_range(upper - 1..upper + 2, "@@ ");
+    let changed = dir.join("changed.txt");
+    std::fs::write(&changed, &moved).unwrap();
+    let rebuilt = info(changed.to_str().unwrap());
+    assert!(
+        rebuilt.contains("built in"),
+        "a changed goal must rebuild: {rebuilt}"
+    );
+    assert_eq!(tables(), 2);
+}
+
+#[test]
+fn table_bytes_count_in_max_memory() {
+    let base = [
+        "solve",
+        "puzzles/klotski/classic.txt",
+        "--json",
+        "--quiet",
+        "--algorithm",
+        "astar",
+        "--heuristic",
+        "pdb",
+        "--pdb",
+        "v,o",
+        "--pdb-cache",
+        "off",
+    ];
+    let out = solver(&base);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["steps"], 116);
+    // The master, v x4, o x4 and 4 spaces: 13! / (4! 4! 4!) entries of one byte.
+    let table = 450_450u64;
+    assert!(r["peak_memory_bytes"].as_u64().unwrap() > table, "{r}");
+    let mut limited = base.to_vec();
+    limited.extend(["--max-memory", "400K"]);
+    let out = solver(&limited);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{r}");
+    assert_eq!(r["limit"], "max_memory", "{r}");
+}
+
+#[test]
+fn dfid_finds_the_optimum_without_a_heuristic() {
+    let dir = folder("dfid");
+    let tiles = dir.join("near.tiles");
+    std::fs::write(&tiles, "3 1 2 4 0 5 6 7 8\n").unwrap();
+    let native = solver(&["import", "--from", "tiles", tiles.to_str().unwrap()]);
+    assert!(native.status.success());
+    let file = dir.join("near.txt");
+    std::fs::write(&file, native.stdout).unwrap();
+    let r = solve_verified(file.to_str().unwrap(), &["--algorithm", "dfid"], "steps", 2);
+    assert_eq!(r["params"]["algorithm"], "dfid");
+}
+
+#[test]
+fn bad_pdb_settings_exit_2_with_what_to_change() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--pdb", "z"], "--pdb names block 'z'"),
+        (&["--pdb", "1,2/2,3"], "a tile is in two groups"),
+        (
+            &["--pdb-memory", "lots"],
+            "--pdb-memory: cannot read 'lots'",
+        ),
+        (
+            &["--pdb", "1,2,3,4", "--pdb-memory", "1K"],
+            "more than --pdb-memory",
+        ),
+    ];
+    for (extra, expected) in cases {
+        let mut args = vec![
+            "solve",
+            "puzzles/tiles/eight_hardest_a.txt",
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "pdb",
+            "--pdb-cache",
+            "off",
+        ];
+        args.extend(extra);
+        let out = solver(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
