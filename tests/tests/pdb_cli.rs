@@ -139,32 +139,44 @@ fn a_cached_table_is_reused_and_a_changed_puzzle_rebuilds_it() {
 
 #[test]
 fn table_bytes_count_in_max_memory() {
+    let dir = folder("memory");
     let base = [
         "solve",
-        "puzzles/klotski/classic.txt",
+        "puzzles/tiles/korf_01.txt",
         "--json",
         "--quiet",
         "--algorithm",
-        "astar",
+        "ida",
         "--heuristic",
         "pdb",
         "--pdb",
-        "v,o",
+        "1,2,3,4/5,6,7,8/9,10,11,12",
         "--pdb-cache",
-        "off",
+        dir.to_str().unwrap(),
     ];
-    let out = solver(&base);
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(r["steps"], 116);
-    // The master, v x4, o x4 and 4 spaces: 13! / (4! 4! 4!) entries of one byte.
-    let table = 450_450u64;
-    assert!(r["peak_memory_bytes"].as_u64().unwrap() > table, "{r}");
-    let mut limited = base.to_vec();
-    limited.extend(["--max-memory", "400K"]);
-    let out = solver(&limited);
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(1), "{r}");
-    assert_eq!(r["limit"], "max_memory", "{r}");
+    let run = |extra: [&str; 2]| {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let out = solver(&args);
+        let r: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), r)
+    };
+    // Three tables of 16! / 11! one-byte entries (four tiles and the blank).
+    let tables = 3 * 524_160u64;
+    let (code, r) = run(["--max-positions", "1"]);
+    assert_eq!(
+        (code, &r["limit"]),
+        (Some(1), &Value::from("max_positions")),
+        "{r}"
+    );
+    assert!(r["peak_memory_bytes"].as_u64().unwrap() >= tables, "{r}");
+    let (code, r) = run(["--max-memory", "1M"]);
+    assert_eq!(
+        (code, &r["limit"]),
+        (Some(1), &Value::from("max_memory")),
+        "{r}"
+    );
 }
 
 #[test]
@@ -185,10 +197,7 @@ fn bad_pdb_settings_exit_2_with_what_to_change() {
     let cases: [(&[&str], &str); 4] = [
         (&["--pdb", "z"], "--pdb names block 'z'"),
         (&["--pdb", "1,2/2,3"], "a tile is in two groups"),
-        (
-            &["--pdb-memory", "lots"],
-            "--pdb-memory: cannot read 'lots'",
-        ),
+        (&["--pdb-memory", "lots"], "--pdb-memory takes a byte count"),
         (
             &["--pdb", "1,2,3,4", "--pdb-memory", "1K"],
             "more than --pdb-memory",

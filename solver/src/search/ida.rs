@@ -47,6 +47,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry)
     };
     let tables = heuristic.memory_bytes();
+    e.stats.peak_memory = e.stats.peak_memory.max(tables);
     let mut walk = Walk {
         heuristic,
         weight: e.params.weight,
