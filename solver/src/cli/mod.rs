@@ -194,7 +194,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 8);
+        assert_eq!(seen.len(), 9);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()
