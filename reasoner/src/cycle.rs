@@ -360,6 +360,17 @@ async fn run_wave(
         .collect()
 }
 
+/// How the winning attempt's set was found. A final run with no attempt
+/// before it (`--attempts 0`) reuses a set as a reuse attempt does.
+fn found_by(origin: &AttemptRecord, report: &Report) -> FoundBy {
+    match (origin.phase, &origin.case) {
+        (Phase::Proximity, _) | (_, None) => FoundBy::ProximitySearch,
+        (_, Some(case)) if report.retrieved.iter().any(|r| &r.name == case) => FoundBy::CaseReuse,
+        // The thesis's general settings were chosen by hand.
+        _ => FoundBy::HandTuned,
+    }
+}
+
 /// Step 6: makes the solved puzzle a case of the case base at `path`, or
 /// updates its case (same puzzle content) when the new parameters needed
 /// fewer positions. The file is re-read, changed and replaced atomically
@@ -377,14 +388,7 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
         Some(from) => by_index(from).unwrap_or(winner),
         None => winner,
     };
-    // A final run with no attempt before it (`--attempts 0`) reuses a set
-    // like a reuse attempt does.
-    let found_by = match (origin.phase, &origin.case) {
-        (Phase::Proximity, _) | (_, None) => FoundBy::ProximitySearch,
-        (_, Some(case)) if report.retrieved.iter().any(|r| &r.name == case) => FoundBy::CaseReuse,
-        // The thesis's general settings were chosen by hand.
-        _ => FoundBy::HandTuned,
-    };
+    let found_by = found_by(origin, report);
     let sha256 = casebase::sha256_file(puzzle)?;
     let outcome = Outcome {
         steps: winner.result.steps,

@@ -311,54 +311,8 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     } else {
         casebase::load(&a.casebase)?
     };
-    if a.max_distance < a.min_distance {
-        return Err(Error::Usage(
-            "--min-distance must be at most --max-distance".to_string(),
-        ));
-    }
-    let jobs = a.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let config = CycleConfig {
-        seed: a.seed,
-        position_limit: a.position_limit,
-        attempts: a.attempts,
-        jobs: jobs.clamp(1, 256),
-        wave: a.wave,
-        search: SearchConfig {
-            min_distance: a.min_distance,
-            max_distance: a.max_distance,
-            ..SearchConfig::default()
-        },
-        attempt_timeout: Some(
-            a.attempt_timeout
-                .unwrap_or_else(|| flags::default_attempt_timeout(a.position_limit)),
-        ),
-        final_timeout: a.final_timeout,
-        final_run: !a.no_final,
-        progress: !a.quiet && !a.json,
-    };
-    let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
-    let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;
-    runner.max_memory = a.max_memory;
-    runner.check_launch(
-        "a limited attempt",
-        &RunLimits {
-            max_positions: None,
-            timeout: config.attempt_timeout,
-        },
-    )?;
-    if config.final_run {
-        runner.check_launch(
-            "the final attempt",
-            &RunLimits {
-                max_positions: None,
-                timeout: config.final_timeout,
-            },
-        )?;
-    }
+    let config = cycle_config(&a)?;
+    let runner = solve_runner(&a, &config)?;
     let mut report = cycle::run(
         Arc::new(runner),
         &a.puzzle,
@@ -390,6 +344,56 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     } else {
         1
     })
+}
+
+/// The cycle's settings from `solve`'s flags (each already in its range).
+fn cycle_config(a: &SolveArgs) -> Result<CycleConfig, Error> {
+    if a.max_distance < a.min_distance {
+        return Err(Error::Usage(
+            "--min-distance must be at most --max-distance".to_string(),
+        ));
+    }
+    let jobs = a.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    Ok(CycleConfig {
+        seed: a.seed,
+        position_limit: a.position_limit,
+        attempts: a.attempts,
+        jobs: jobs.clamp(1, 256),
+        wave: a.wave,
+        search: SearchConfig {
+            min_distance: a.min_distance,
+            max_distance: a.max_distance,
+            ..SearchConfig::default()
+        },
+        attempt_timeout: Some(
+            a.attempt_timeout
+                .unwrap_or_else(|| flags::default_attempt_timeout(a.position_limit)),
+        ),
+        final_timeout: a.final_timeout,
+        final_run: !a.no_final,
+        progress: !a.quiet && !a.json,
+    })
+}
+
+/// The runner of `solve`, its launcher checked against the attempts' limits
+/// before anything runs.
+fn solve_runner(a: &SolveArgs, config: &CycleConfig) -> Result<Runner, Error> {
+    let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
+    let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;
+    runner.max_memory = a.max_memory;
+    let limits = |timeout| RunLimits {
+        max_positions: None,
+        timeout,
+    };
+    runner.check_launch("a limited attempt", &limits(config.attempt_timeout))?;
+    if config.final_run {
+        runner.check_launch("the final attempt", &limits(config.final_timeout))?;
+    }
+    Ok(runner)
 }
 
 /// Prints the report: the table on stdout, or with `json` the JSON object on
@@ -531,40 +535,43 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             legacy: from,
             into,
             replace,
-        } => {
-            let text = casebase::read_text(&from)?;
-            let imported = legacy::import(&text, &from)?;
-            if imported.cases.is_empty() {
-                return Err(Error::CaseBase {
-                    path: from,
-                    message: "holds no case, so nothing was imported; expected the thesis's \
-                              text case base (docs: casebase/README.md): a section of feature \
-                              names, then per case a features section and a solution section, \
-                              each ended by a line `!`, and `!!` at the end"
-                        .to_string(),
-                });
-            }
-            for w in &imported.warnings {
-                eprintln!("warning: {w}");
-            }
-            let n = imported.cases.len();
-            casebase::update(&into, |cb| {
-                for case in &imported.cases {
-                    if !replace && cb.find(&case.name).is_some() {
-                        return Err(clash(&into, &case.name));
-                    }
-                }
-                for case in imported.cases {
-                    cb.upsert(case);
-                }
-                Ok(())
-            })?;
-            println!("imported {n} cases into {}", into.display());
-            Ok(0)
-        }
+        } => import(&from, &into, replace),
         CaseBaseCommand::Merge { inputs, output } => merge(&inputs, &output),
         CaseBaseCommand::Add(a) => add(a).await,
     }
+}
+
+/// `casebase import`: the thesis's text case base into a TOML one.
+fn import(from: &Path, into: &Path, replace: bool) -> Result<i32, Error> {
+    let text = casebase::read_text(from)?;
+    let imported = legacy::import(&text, from)?;
+    if imported.cases.is_empty() {
+        return Err(Error::CaseBase {
+            path: from.to_path_buf(),
+            message: "holds no case, so nothing was imported; expected the thesis's \
+                      text case base (docs: casebase/README.md): a section of feature \
+                      names, then per case a features section and a solution section, \
+                      each ended by a line `!`, and `!!` at the end"
+                .to_string(),
+        });
+    }
+    for w in &imported.warnings {
+        eprintln!("warning: {w}");
+    }
+    let n = imported.cases.len();
+    casebase::update(into, |cb| {
+        for case in &imported.cases {
+            if !replace && cb.find(&case.name).is_some() {
+                return Err(clash(into, &case.name));
+            }
+        }
+        for case in imported.cases {
+            cb.upsert(case);
+        }
+        Ok(())
+    })?;
+    println!("imported {n} cases into {}", into.display());
+    Ok(0)
 }
 
 fn merge(inputs: &[PathBuf], output: &Path) -> Result<i32, Error> {
