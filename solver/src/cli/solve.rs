@@ -6,7 +6,7 @@ use super::render::draw;
 use super::search_args::{LimitArgs, SearchArgs};
 use super::{write_atomically, write_output, Failure, PuzzleInput};
 use crate::model::{Position, Puzzle};
-use crate::render::Kind;
+use crate::render::{Frames, Kind};
 use crate::report::{SolveReport, Status};
 use crate::search::{self, Progress, SolveOptions, SolveOutput};
 use crate::solution::{self, SolutionMove};
@@ -197,36 +197,19 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) {
     }
 }
 
-/// Prints the board before the solution and after each move.
+/// Prints the board before the solution and after each move, the positions
+/// replayed by the verifier (the same frames `--render` draws).
 fn show_solution(puzzle: &Puzzle, lines: &[SolutionMove]) {
-    let mut position = puzzle.start.clone();
-    println!("start:\n{}", puzzle.render(&position));
-    for (k, line) in lines.iter().enumerate() {
-        position = apply_line(puzzle, &position, line);
-        println!("move {}: {line}\n{}", k + 1, puzzle.render(&position));
-    }
-}
-
-/// The position after a (verified) solution line.
-fn apply_line(puzzle: &Puzzle, position: &Position, line: &SolutionMove) -> Position {
-    let w = puzzle.board.width();
-    let from = line.row * w + line.col;
-    let mut next = position.clone();
-    let Some(t) = puzzle.type_by_id(line.id) else {
-        return next;
+    let Ok(frames) = Frames::replay(puzzle, lines) else {
+        return; // Unreachable: the solution was verified before it was reported.
     };
-    let (mut r, mut c) = (line.row as i64, line.col as i64);
-    for s in &line.steps {
-        let (dr, dc) = s.delta();
-        r += dr as i64;
-        c += dc as i64;
+    for (k, anchors) in frames.anchors.iter().enumerate() {
+        let position = Position {
+            anchors: anchors.iter().map(|&a| a as u16).collect(),
+        };
+        match k {
+            0 => println!("start:\n{}", puzzle.render(&position)),
+            _ => println!("move {k}: {}\n{}", lines[k - 1], puzzle.render(&position)),
+        }
     }
-    if let Some(i) = puzzle
-        .type_range(t)
-        .find(|&i| next.anchors[i] as usize == from)
-    {
-        next.anchors[i] = (r as usize * w + c as usize) as u16;
-        puzzle.canonicalize(&mut next);
-    }
-    next
 }
