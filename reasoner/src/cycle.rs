@@ -12,7 +12,7 @@ use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::interrupt::Interrupt;
-use crate::params::ParamSet;
+use crate::params::{Heuristic, ParamSet};
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
@@ -162,6 +162,7 @@ pub async fn run(
         "retrieved cases"
     );
     let first = reuse.first().cloned();
+    let heuristics = runner.heuristics(config.attempt_timeout).await?;
     let planner = Planner::new(
         config.seed,
         config.search,
@@ -169,6 +170,13 @@ pub async fn run(
         config.attempts,
         config.wave,
         spaces,
+    )
+    .with_heuristics(
+        heuristics
+            .into_iter()
+            .filter(|h| h.proximity)
+            .map(|h| Heuristic::new(h.name))
+            .collect(),
     );
     let mut progress = Progress {
         planner,

@@ -207,7 +207,8 @@ struct AddArgs {
     comment: Option<String>,
     #[arg(long, value_enum, default_value_t = Algorithm::Bfs)]
     algorithm: Algorithm,
-    #[arg(long, value_enum, default_value_t = Heuristic::H0)]
+    /// A heuristic the solver registers (`solver heuristics` lists them).
+    #[arg(long, default_value_t = Heuristic::default(), value_parser = |s: &str| Ok::<_, String>(Heuristic::new(s)))]
     heuristic: Heuristic,
     /// A*'s weight, 0.001 to 1e6.
     #[arg(long, default_value_t = 1.0, value_parser = parse::weight, allow_negative_numbers = true)]

@@ -7,7 +7,7 @@
 //! | parameter     | values                                   | solver flag       |
 //! |---------------|------------------------------------------|-------------------|
 //! | `algorithm`   | `bfs`, `astar` (cases may also say `ida`, `bidir`) | `--algorithm` |
-//! | `heuristic`   | `h0`, `h1`, `h2`, `manhattan`            | `--heuristic`     |
+//! | `heuristic`   | the solver's registered heuristics       | `--heuristic`     |
 //! | `weight`      | real (`f = g + weight * h`)              | `--weight`        |
 //! | `h2`          | three reals `[A, B, C]`                  | `--h2 A,B,C`      |
 //! | `space_value` | integer cutoff, or absent for off        | `--space-value`   |
@@ -19,9 +19,10 @@
 //! | `metric`      | `steps`, `moves` (never changed by the search) | `--metric`  |
 //!
 //! The thesis drops IDA*, "master never away", subgoals and locked blocks from
-//! the meta-level (§5.5); so does this parameter space. Beyond the thesis's
-//! h0/h1/h2 it includes the solver's `manhattan` heuristic (all goal blocks'
-//! Manhattan distances plus linear conflict), which sliding-tile puzzles need. A parameter set is kept
+//! the meta-level (§5.5); so does this parameter space. Its heuristics are
+//! whatever the solver registers (`solver heuristics --json`, read at the
+//! start of each cycle): beyond the thesis's h0/h1/h2 that includes
+//! `manhattan`, which sliding-tile puzzles need. A parameter set is kept
 //! in [normal form](ParamSet::normalized): an uninformed algorithm carries
 //! the default heuristic settings, and `h2` weights are only kept with `h2`.
 //!
@@ -115,7 +116,7 @@ impl ParamSet {
             self.heuristic = Heuristic::default();
             self.weight = default_weight();
         }
-        if self.heuristic != Heuristic::H2 {
+        if !self.heuristic.takes_h2_weights() {
             self.h2 = DEFAULT_H2;
         }
         self
@@ -147,7 +148,7 @@ impl ParamSet {
                 d += 1.0;
             }
             d += (weight_scale(a.weight) - weight_scale(b.weight)).abs();
-            if a.heuristic == Heuristic::H2 && b.heuristic == Heuristic::H2 {
+            if a.heuristic.takes_h2_weights() && b.heuristic.takes_h2_weights() {
                 for k in 0..3 {
                     d += (weight_scale(a.h2[k]) - weight_scale(b.h2[k])).abs();
                 }
@@ -176,7 +177,7 @@ impl ParamSet {
                 "--weight".to_string(),
                 format_real(p.weight),
             ]);
-            if p.heuristic == Heuristic::H2 {
+            if p.heuristic.takes_h2_weights() {
                 args.push("--h2".to_string());
                 args.push(
                     p.h2.iter()
@@ -214,7 +215,7 @@ impl fmt::Display for ParamSet {
         write!(f, "{}", p.algorithm.name())?;
         if p.algorithm.informed() {
             write!(f, " {} w{}", p.heuristic.name(), format_real(p.weight))?;
-            if p.heuristic == Heuristic::H2 {
+            if p.heuristic.takes_h2_weights() {
                 write!(
                     f,
                     " ({},{},{})",
@@ -327,10 +328,10 @@ impl Bounds {
 mod tests {
     use super::*;
 
-    fn astar(h: Heuristic, w: f64) -> ParamSet {
+    fn astar(h: &str, w: f64) -> ParamSet {
         ParamSet {
             algorithm: Algorithm::Astar,
-            heuristic: h,
+            heuristic: h.into(),
             weight: w,
             ..ParamSet::default()
         }
@@ -341,27 +342,20 @@ mod tests {
         let bfs = ParamSet::default();
         assert_eq!(bfs.distance(&bfs), 0.0);
         // Algorithm change: 1, and BFS's heuristic settings do not count.
-        let a = astar(Heuristic::H2, 7.0);
+        let a = astar("h2", 7.0);
         assert_eq!(bfs.distance(&a), 1.0);
         // Heuristic change: 1.
-        assert_eq!(
-            astar(Heuristic::H0, 3.0).distance(&astar(Heuristic::H1, 3.0)),
-            1.0
-        );
+        assert_eq!(astar("h0", 3.0).distance(&astar("h1", 3.0)), 1.0);
         // Weight: log2(1+w), so 1 -> 3 -> 7 are one unit apart each.
-        assert!(
-            (astar(Heuristic::H0, 1.0).distance(&astar(Heuristic::H0, 3.0)) - 1.0).abs() < 1e-12
-        );
-        assert!(
-            (astar(Heuristic::H0, 3.0).distance(&astar(Heuristic::H0, 7.0)) - 1.0).abs() < 1e-12
-        );
+        assert!((astar("h0", 1.0).distance(&astar("h0", 3.0)) - 1.0).abs() < 1e-12);
+        assert!((astar("h0", 3.0).distance(&astar("h0", 7.0)) - 1.0).abs() < 1e-12);
         // h2 weights count only between two h2 sets.
-        let mut h2a = astar(Heuristic::H2, 1.0);
+        let mut h2a = astar("h2", 1.0);
         h2a.h2 = [6.0, 16.0, 2.0];
         let mut h2b = h2a.clone();
         h2b.h2 = [6.0, 16.0, 0.0];
         assert!((h2a.distance(&h2b) - 3f64.log2()).abs() < 1e-12);
-        assert_eq!(h2a.distance(&astar(Heuristic::H1, 1.0)), 1.0);
+        assert_eq!(h2a.distance(&astar("h1", 1.0)), 1.0);
         // Space value: 1 per unit, 2 to turn on or off.
         let sv = |v: Option<u64>| ParamSet {
             space_value: v,
@@ -385,10 +379,10 @@ mod tests {
 
     #[test]
     fn distance_is_symmetric_and_adds_over_parameters() {
-        let mut a = astar(Heuristic::H2, 3.0);
+        let mut a = astar("h2", 3.0);
         a.space_value = Some(12);
         a.resting = Resting::Relaxed;
-        let mut b = astar(Heuristic::H0, 7.0);
+        let mut b = astar("h0", 7.0);
         b.space_value = Some(15);
         assert_eq!(a.distance(&b), b.distance(&a));
         assert!((a.distance(&b) - (1.0 + 1.0 + 3.0 + 1.0)).abs() < 1e-12);
@@ -397,7 +391,7 @@ mod tests {
     #[test]
     fn normal_form_drops_irrelevant_settings() {
         let p = ParamSet {
-            heuristic: Heuristic::H2,
+            heuristic: Heuristic::from("h2"),
             weight: 9.0,
             h2: [1.0, 2.0, 3.0],
             ..ParamSet::default()
@@ -414,7 +408,7 @@ mod tests {
                 "steps"
             ]
         );
-        let mut q = astar(Heuristic::H2, 10.0);
+        let mut q = astar("h2", 10.0);
         q.h2 = [6.0, 64.0, 2.5];
         q.space_value = Some(32);
         assert_eq!(

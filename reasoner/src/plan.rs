@@ -128,7 +128,7 @@ pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
             "standard: aggressive A* w10 h2".to_string(),
             ParamSet {
                 algorithm: Algorithm::Astar,
-                heuristic: Heuristic::H2,
+                heuristic: Heuristic::new(sbp_protocol::heuristic::H2_HEURISTIC),
                 weight: 10.0,
                 h2: [6.0, (4 * s2) as f64, 2.0],
                 ..ParamSet::default()
@@ -148,12 +148,15 @@ pub struct Planner {
     budget: usize,
     wave: usize,
     spaces: u64,
+    /// The heuristics the solver has registered (`solver heuristics`).
+    heuristics: Vec<Heuristic>,
     exhausted: bool,
 }
 
 impl Planner {
     /// `reuse`: retrieved cases' sets, most similar first; `budget`: attempts
-    /// before the final one; `spaces`: the puzzle's number of spaces.
+    /// before the final one; `spaces`: the puzzle's number of spaces. The
+    /// proximity search switches among the heuristics of [`Planner::with_heuristics`].
     pub fn new(
         seed: u64,
         config: SearchConfig,
@@ -171,8 +174,16 @@ impl Planner {
             budget,
             wave: wave.max(1),
             spaces: spaces.max(1),
+            heuristics: Vec::new(),
             exhausted: false,
         }
+    }
+
+    /// The heuristics the proximity search may switch among: the solver's
+    /// registered ones, as `solver heuristics --json` lists them.
+    pub fn with_heuristics(mut self, heuristics: Vec<Heuristic>) -> Planner {
+        self.heuristics = heuristics;
+        self
     }
 
     pub fn planned(&self) -> usize {
@@ -272,7 +283,7 @@ impl Planner {
         let mut ops = vec![Op::Algorithm, Op::SpaceValue, Op::Resting];
         if p.algorithm.informed() {
             ops.extend([Op::Heuristic, Op::Weight]);
-            if p.heuristic == Heuristic::H2 {
+            if p.heuristic.takes_h2_weights() {
                 ops.push(Op::H2);
             }
         }
@@ -293,14 +304,14 @@ impl Planner {
                 };
             }
             Op::Heuristic => {
-                // Not pdb yet: its tables' build time and disk cache are
-                // outside the attempts' limits (issue 13 follow-up).
-                let others: Vec<Heuristic> = Heuristic::ALL
+                let others: Vec<&Heuristic> = self
+                    .heuristics
                     .iter()
-                    .copied()
-                    .filter(|h| *h != p.heuristic && *h != Heuristic::Pdb)
+                    .filter(|h| **h != p.heuristic)
                     .collect();
-                p.heuristic = others[self.rng.gen_range(0..others.len())];
+                if !others.is_empty() {
+                    p.heuristic = others[self.rng.gen_range(0..others.len())].clone();
+                }
             }
             Op::Weight => {
                 let s = step(&mut self.rng);
@@ -378,6 +389,13 @@ pub fn choose_final<'a>(
 mod tests {
     use super::*;
 
+    /// The heuristics the solver registers (`solver heuristics`).
+    fn heuristics() -> Vec<Heuristic> {
+        ["h0", "h1", "h2", "manhattan"]
+            .map(Heuristic::from)
+            .to_vec()
+    }
+
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {
         AttemptResult {
             status,
@@ -403,7 +421,8 @@ mod tests {
     }
 
     fn all_attempts(seed: u64, wave: usize) -> Vec<ParamSet> {
-        let mut p = Planner::new(seed, SearchConfig::default(), vec![case(10)], 25, wave, 4);
+        let mut p = Planner::new(seed, SearchConfig::default(), vec![case(10)], 25, wave, 4)
+            .with_heuristics(heuristics());
         let mut out = Vec::new();
         loop {
             let w = p.next_wave();
@@ -429,7 +448,7 @@ mod tests {
     #[test]
     fn proposals_respect_the_distances_and_the_bound() {
         let config = SearchConfig::default();
-        let mut p = Planner::new(3, config, vec![case(10)], 25, 4, 3);
+        let mut p = Planner::new(3, config, vec![case(10)], 25, 4, 3).with_heuristics(heuristics());
         let first = p.next_wave();
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].phase, Phase::Reuse);

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use sbp_protocol::{SolveReport, Status};
+use sbp_protocol::{HeuristicInfo, SolveReport, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -291,40 +291,10 @@ impl Runner {
         puzzle: &Path,
         timeout: Option<Duration>,
     ) -> Result<FeatureReport, Error> {
-        let line = vec![
-            self.solver.display().to_string(),
-            "features".to_string(),
-            puzzle.display().to_string(),
-            "--json".to_string(),
-        ];
-        let done = match self.run(&line, timeout).await {
-            Ok(d) => d,
-            Err(RunError::Spawn(e)) => return Err(self.not_started(&line[0], &e)),
-            Err(RunError::Wait(e)) => return Err(Error::Features(e.to_string())),
-            Err(RunError::Timeout(t)) => {
-                return Err(Error::Features(format!(
-                    "`solver features` did not finish within {} s",
-                    t.as_secs_f64()
-                )))
-            }
-        };
-        match done.exit {
-            Exit::Code(0) => {}
-            Exit::Code(c) => {
-                return Err(Error::Features(format!(
-                    "`solver features {}` exited with code {c}{}",
-                    puzzle.display(),
-                    tail(&done.stderr)
-                )))
-            }
-            Exit::Signal(s) => {
-                return Err(Error::Features(format!(
-                    "`solver features {}` was killed by signal {s}",
-                    puzzle.display()
-                )))
-            }
-        }
-        let text = String::from_utf8_lossy(&done.stdout);
+        let shown = puzzle.display().to_string();
+        let text = self
+            .query(&["features", &shown, "--json"], timeout, Error::Features)
+            .await?;
         let reports = text.lines().filter(|l| !l.trim().is_empty()).count();
         if reports > 1 {
             let p = puzzle.display();
@@ -335,6 +305,55 @@ impl Runner {
             )));
         }
         features::parse_report(&text).map_err(Error::Features)
+    }
+
+    /// Runs `solver heuristics --json`: the heuristics the solver has
+    /// registered, which make up the heuristic axis of the parameter space.
+    pub async fn heuristics(&self, timeout: Option<Duration>) -> Result<Vec<HeuristicInfo>, Error> {
+        let text = self
+            .query(&["heuristics", "--json"], timeout, Error::Solver)
+            .await?;
+        let list: Vec<HeuristicInfo> = serde_json::from_str(text.trim()).map_err(|e| {
+            Error::Solver(format!(
+                "`solver heuristics --json` printed no list of heuristics ({e})"
+            ))
+        })?;
+        if list.is_empty() {
+            return Err(Error::Solver("the solver lists no heuristics".into()));
+        }
+        Ok(list)
+    }
+
+    /// Runs `solver ARGS` and returns its standard output; a failure to
+    /// finish with exit 0 becomes `error(message)`.
+    async fn query(
+        &self,
+        args: &[&str],
+        timeout: Option<Duration>,
+        error: fn(String) -> Error,
+    ) -> Result<String, Error> {
+        let mut line = vec![self.solver.display().to_string()];
+        line.extend(args.iter().map(|a| a.to_string()));
+        let shown = format!("`solver {}`", args.join(" "));
+        let done = match self.run(&line, timeout).await {
+            Ok(d) => d,
+            Err(RunError::Spawn(e)) => return Err(self.not_started(&line[0], &e)),
+            Err(RunError::Wait(e)) => return Err(error(e.to_string())),
+            Err(RunError::Timeout(t)) => {
+                return Err(error(format!(
+                    "{shown} did not finish within {} s",
+                    t.as_secs_f64()
+                )))
+            }
+        };
+        match done.exit {
+            Exit::Code(0) => Ok(String::from_utf8_lossy(&done.stdout).into_owned()),
+            Exit::Code(c) => Err(error(format!(
+                "{shown} exited with code {c}{}",
+                tail(&done.stderr)
+            ))),
+            Exit::Signal(s) => Err(error(format!("{shown} was killed by signal {s}"))),
+        }
     }
 
     /// Runs `solver solve` with these parameters and limits; `tag` names the

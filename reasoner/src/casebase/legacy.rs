@@ -173,11 +173,7 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
                         }
                 }
                 "heuristic" => {
-                    params.heuristic = match code(&[(0, "h0"), (1, "h1"), (2, "h2")])? {
-                        "h0" => Heuristic::H0,
-                        "h1" => Heuristic::H1,
-                        _ => Heuristic::H2,
-                    }
+                    params.heuristic = Heuristic::new(code(&[(0, "h0"), (1, "h1"), (2, "h2")])?)
                 }
                 "heuristic_weight" | "weight" => params.weight = v,
                 "h2_a" => params.h2[0] = v,

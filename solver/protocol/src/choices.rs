@@ -1,5 +1,6 @@
-//! The parameters that take one of a few named values (algorithm, heuristic,
-//! resting-block pruning, metric, encoding). Each is declared once with
+//! The parameters that take one of a few fixed named values (algorithm,
+//! resting-block pruning, metric, encoding; the heuristics are an open set,
+//! see [`crate::heuristic`]). Each is declared once with
 //! [`choices!`]: its spelling on the command line, in the JSON and in case
 //! bases is the one string written beside the variant, and its default is
 //! named in the declaration.
@@ -87,23 +88,6 @@ impl Algorithm {
 }
 
 choices! {
-    /// Heuristic estimate of the distance to the goal (A* and IDA*).
-    Heuristic, default H0 {
-        /// Manhattan distance of the goal blocks (the master) to their goal.
-        H0 = "h0",
-        /// h0 times an estimate of the steps needed per master step.
-        H1 = "h1",
-        /// Overestimate from master distance, spaces' distance to the master
-        /// and space value, weighted by `--h2 A,B,C`.
-        H2 = "h2",
-        /// Sum of goal blocks' Manhattan distances plus linear conflict; admissible.
-        Manhattan = "manhattan",
-        /// Pattern databases (`--pdb`, `--pdb-memory`, `--pdb-cache`); admissible.
-        Pdb = "pdb",
-    }
-}
-
-choices! {
     /// Resting-block pruning (thesis §3.2.1), from none to the most pruning.
     Resting, default Off {
         /// No resting-block pruning.
@@ -151,8 +135,8 @@ mod tests {
 
     #[test]
     fn names_round_trip_through_text_and_json() {
-        for h in Heuristic::ALL {
-            assert_eq!(h.name().parse::<Heuristic>(), Ok(*h));
+        for h in Resting::ALL {
+            assert_eq!(h.name().parse::<Resting>(), Ok(*h));
             assert_eq!(
                 serde_json::to_string(h).unwrap(),
                 format!("\"{}\"", h.name())

@@ -9,11 +9,13 @@
 
 pub mod choices;
 pub mod features;
+pub mod heuristic;
 pub mod params;
 pub mod ranges;
 pub mod result;
 
-pub use choices::{Algorithm, EncodingKind, Heuristic, Metric, Resting};
+pub use choices::{Algorithm, EncodingKind, Metric, Resting};
+pub use heuristic::{Heuristic, HeuristicInfo};
 pub use params::{Limits, PdbSettings, SearchParams};
 pub use ranges::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
 pub use result::{SolveReport, Status};

@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::choices::{Algorithm, EncodingKind, Heuristic, Metric, Resting};
+use crate::choices::{Algorithm, EncodingKind, Metric, Resting};
+use crate::heuristic::Heuristic;
 use crate::ranges;
 
 /// Every parameter of one search.

@@ -10,6 +10,7 @@ use crate::model::Puzzle;
 pub mod bench;
 pub mod count;
 pub mod features;
+pub mod heuristics;
 pub mod import;
 pub mod pdb;
 pub mod ranged;
@@ -47,6 +48,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Build pattern databases ahead of a search, or print their patterns, sizes and mean values.
     Pdb(pdb::PdbArgs),
+    /// List the registered heuristics: name, admissibility, options (--json for the reasoner).
+    Heuristics(heuristics::HeuristicsArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -116,6 +119,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Features(args) => features::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Pdb(args) => pdb::run(&args),
+        Command::Heuristics(args) => heuristics::run(&args),
     }
 }
 

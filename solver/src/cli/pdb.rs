@@ -39,7 +39,7 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
     let (PdbAction::Build(a) | PdbAction::Info(a)) = &args.action;
     let puzzles = a.input.load()?;
     let mut params = a.search.params();
-    params.heuristic = Kind::Pdb;
+    params.heuristic = Kind::new(pdb::SPEC.name);
     let dir = pdb::cache_dir(&params);
     for p in &puzzles {
         if p.goals.is_empty() {

@@ -14,8 +14,8 @@ pub struct SearchArgs {
     /// Search algorithm.
     #[arg(long, value_enum, default_value_t = Algorithm::default())]
     pub algorithm: Algorithm,
-    /// Heuristic for A* and IDA*.
-    #[arg(long, value_enum, default_value_t = Heuristic::default())]
+    /// Heuristic for A* and IDA* (`solver heuristics` lists them).
+    #[arg(long, default_value_t = Heuristic::default(), value_parser = heuristic_name)]
     pub heuristic: Heuristic,
     /// Weight on h: f = g + W*h.
     #[arg(long, default_value_t = SearchParams::default().weight, allow_negative_numbers = true, value_parser = real("solve", "weight"))]
@@ -79,7 +79,7 @@ impl SearchArgs {
     pub fn params(&self) -> SearchParams {
         SearchParams {
             algorithm: self.algorithm,
-            heuristic: self.heuristic,
+            heuristic: self.heuristic.clone(),
             weight: self.weight,
             h2: self.h2.unwrap_or(SearchParams::default().h2),
             ida_limit: self.ida_limit,
@@ -115,4 +115,10 @@ impl LimitArgs {
             time_limit_seconds: self.time_limit,
         }
     }
+}
+
+/// A registered heuristic's name; the message lists the registered ones.
+fn heuristic_name(s: &str) -> Result<Heuristic, String> {
+    let name = Heuristic::new(s);
+    crate::heuristics::check(&name).map(|()| name)
 }

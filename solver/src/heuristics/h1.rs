@@ -5,10 +5,20 @@
 //! spaces: with as many spaces as the edge is long, each master step costs
 //! about one step to clear plus the step itself. Not admissible.
 
-use super::Heuristic;
+use super::{Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
+
+/// The registration of h1 (see [`super::REGISTRY`]).
+pub const SPEC: Spec = Spec {
+    name: "h1",
+    doc: "h0 times an estimate of the steps needed per master step.",
+    admissible: false,
+    proximity: true,
+    options: &[],
+    build: |cx: &Context| Box::new(StepsPerMasterStep::new(cx.puzzle, cx.geometry)),
+};
 
 pub struct StepsPerMasterStep {
     geometry: Geometry,

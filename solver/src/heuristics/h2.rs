@@ -12,10 +12,20 @@
 //! `B = 4*s^2` the penalty only bites on badly scattered positions, which is
 //! what the thesis's setting suggests. Not admissible.
 
-use super::Heuristic;
+use super::{Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
+
+/// The registration of h2 (see [`super::REGISTRY`]); its weights are `--h2 A,B,C`.
+pub const SPEC: Spec = Spec {
+    name: "h2",
+    doc: "Overestimate from master distance, spaces' distance to the master and space value, weighted by --h2 A,B,C.",
+    admissible: false,
+    proximity: true,
+    options: &["h2"],
+    build: |cx: &Context| Box::new(SpacesAndMaster::new(cx.puzzle, cx.geometry, cx.params.h2)),
+};
 
 pub struct SpacesAndMaster {
     geometry: Geometry,

@@ -9,10 +9,27 @@
 //! The modified linear conflict adds one step for a row where a goal tile
 //! must pass a 1x1 block that has no goal.
 
-use super::Heuristic;
+use super::{Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State, NO_OWNER};
+use crate::params::Metric;
+
+/// The registration of manhattan (see [`super::REGISTRY`]).
+pub const SPEC: Spec = Spec {
+    name: "manhattan",
+    doc: "Sum of goal blocks' Manhattan distances plus linear conflict.",
+    admissible: true,
+    proximity: true,
+    options: &[],
+    build: |cx: &Context| {
+        Box::new(ManhattanLinearConflict::new(
+            cx.puzzle,
+            cx.geometry,
+            cx.params.metric == Metric::Moves,
+        ))
+    },
+};
 
 pub struct ManhattanLinearConflict {
     geometry: Geometry,

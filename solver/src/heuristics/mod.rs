@@ -1,5 +1,9 @@
-//! Heuristic estimates of the distance to the goal, one file each. Adding a
-//! heuristic means one new file and one line in [`build`].
+//! Heuristic estimates of the distance to the goal, one file each. Each file
+//! declares its heuristic's name, documentation, admissibility and options in
+//! a [`Spec`]; adding a heuristic means one new file and one line in
+//! [`REGISTRY`], from which the command line (`--heuristic`), the JSON, the
+//! list `solver heuristics --json` prints and so the reasoner's parameter
+//! space all follow. `docs/extending.md` walks through an example.
 
 mod h0;
 mod h1;
@@ -10,7 +14,11 @@ pub mod pdb;
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State};
-use crate::params::{Heuristic as Kind, Metric, SearchParams};
+use crate::params::{Heuristic as Name, SearchParams};
+use sbp_protocol::HeuristicInfo;
+
+/// Every heuristic the solver offers: the registration lines.
+pub const REGISTRY: &[Spec] = &[h0::SPEC, h1::SPEC, h2::SPEC, manhattan::SPEC, pdb::SPEC];
 
 /// Estimates how far a position is from the goal.
 pub trait Heuristic: Send {
@@ -42,22 +50,70 @@ impl Heuristic for Zero {
     }
 }
 
-/// Builds the heuristic the parameters name.
-pub fn build(
-    kind: Kind,
-    params: &SearchParams,
-    puzzle: &Puzzle,
-    geometry: &Geometry,
-) -> Box<dyn Heuristic> {
-    match kind {
-        Kind::H0 => Box::new(h0::MasterDistance::new(geometry)),
-        Kind::H1 => Box::new(h1::StepsPerMasterStep::new(puzzle, geometry)),
-        Kind::H2 => Box::new(h2::SpacesAndMaster::new(puzzle, geometry, params.h2)),
-        Kind::Manhattan => Box::new(manhattan::ManhattanLinearConflict::new(
-            puzzle,
-            geometry,
-            params.metric == Metric::Moves,
-        )),
-        Kind::Pdb => Box::new(pdb::PatternDatabases::new(puzzle, geometry, params)),
+/// What a heuristic's constructor may read.
+pub struct Context<'a> {
+    pub params: &'a SearchParams,
+    pub puzzle: &'a Puzzle,
+    pub geometry: &'a Geometry,
+}
+
+/// A heuristic's declaration, written in its own file.
+pub struct Spec {
+    /// The name on the command line, in the JSON and in case bases.
+    pub name: &'static str,
+    /// One line for `solver heuristics` and the reasoner.
+    pub doc: &'static str,
+    /// Never overestimates the remaining steps.
+    pub admissible: bool,
+    /// Flags it reads besides `--weight` (e.g. `h2`).
+    pub options: &'static [&'static str],
+    /// Whether the reasoner's proximity search may switch to it.
+    pub proximity: bool,
+    /// Builds it for one search.
+    pub build: fn(&Context) -> Box<dyn Heuristic>,
+}
+
+impl Spec {
+    /// The declaration as the shared vocabulary describes it.
+    pub fn info(&self) -> HeuristicInfo {
+        HeuristicInfo {
+            name: self.name.to_string(),
+            doc: self.doc.to_string(),
+            admissible: self.admissible,
+            proximity: self.proximity,
+            options: self.options.iter().map(|o| o.to_string()).collect(),
+        }
     }
+}
+
+/// The registered heuristic of this name.
+pub fn lookup(name: &Name) -> Option<&'static Spec> {
+    REGISTRY.iter().find(|s| s.name == name.name())
+}
+
+/// Checks that the parameters name a registered heuristic.
+pub fn check(name: &Name) -> Result<(), String> {
+    match lookup(name) {
+        Some(_) => Ok(()),
+        None => Err(format!(
+            "unknown heuristic '{name}': use one of {}",
+            names().join(", ")
+        )),
+    }
+}
+
+/// The registered names, in registration order.
+pub fn names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|s| s.name).collect()
+}
+
+/// Builds the heuristic the parameters name ([`check`]ed before any search
+/// starts, so the fallback to the first registered one is never taken).
+pub fn build(params: &SearchParams, puzzle: &Puzzle, geometry: &Geometry) -> Box<dyn Heuristic> {
+    let spec = lookup(&params.heuristic).unwrap_or(&REGISTRY[0]);
+    (spec.build)(&Context {
+        params,
+        puzzle,
+        geometry,
+    })
 }

@@ -64,7 +64,7 @@ impl Buckets {
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
-    let mut heuristic = heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry);
+    let mut heuristic = heuristics::build(&e.params, e.puzzle, &e.geometry);
     let tables = heuristic.memory_bytes();
     let weight = e.params.weight;
     let weighted = |h: u32| (weight * h as f64).round().max(0.0) as usize;

@@ -44,7 +44,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let heuristic: Box<dyn Heuristic> = if e.params.algorithm == Algorithm::Dfid {
         Box::new(heuristics::Zero)
     } else {
-        heuristics::build(e.params.heuristic, &e.params, e.puzzle, &e.geometry)
+        heuristics::build(&e.params, e.puzzle, &e.geometry)
     };
     let tables = heuristic.memory_bytes();
     e.stats.peak_memory = e.stats.peak_memory.max(tables);

@@ -61,7 +61,8 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, St
         }
     }
     params.check_ranges()?;
-    if params.heuristic == crate::params::Heuristic::Pdb && params.algorithm.informed() {
+    crate::heuristics::check(&params.heuristic)?;
+    if params.heuristic.name() == crate::heuristics::pdb::SPEC.name && params.algorithm.informed() {
         for goal in &puzzle.goals {
             let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
             let spec = params.pdb.patterns.as_deref();

@@ -27,8 +27,8 @@ use super::{json_of, s, Scratch};
 /// - `orphan`: reaches the limit, leaving a child that holds its stdout for
 ///   a minute and writes its pid next to the puzzle.
 ///
-/// `features` prints the file PUZZLE.features, or fails with exit 2; `verify`
-/// runs the real solver's verifier.
+/// `features` prints the file PUZZLE.features, or fails with exit 2;
+/// `heuristics` lists h0 and h2; `verify` runs the real solver's verifier.
 pub fn standin(dir: &Scratch, mode: &str) -> PathBuf {
     let script = r#"#!/bin/bash
 MODE=@MODE@
@@ -38,6 +38,9 @@ puzzle=$1; shift
 if [ "$cmd" = features ]; then
   if [ -f "$puzzle.features" ]; then cat "$puzzle.features"; exit 0; fi
   echo "cannot read $puzzle" >&2; exit 2
+fi
+if [ "$cmd" = heuristics ]; then
+  echo '[{"name":"h0","doc":"","admissible":true,"options":[]},{"name":"h2","doc":"","admissible":false,"options":["h2"]}]'; exit 0
 fi
 [ "$cmd" = solve ] || exit 2
 all="$*"

@@ -15,12 +15,24 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::manhattan::ManhattanLinearConflict;
-use super::Heuristic;
+use super::{Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
 use crate::params::{Metric, SearchParams};
 use abstraction::Abstraction;
+
+/// The registration of pdb (see [`super::REGISTRY`]). Not offered to the
+/// reasoner's proximity search yet: its tables' build time and disk cache are
+/// outside the attempts' limits (issue 13 follow-up).
+pub const SPEC: Spec = Spec {
+    name: "pdb",
+    doc: "Pattern databases (--pdb, --pdb-memory, --pdb-cache).",
+    admissible: true,
+    options: &["pdb", "pdb-memory", "pdb-cache"],
+    proximity: false,
+    build: |cx: &Context| Box::new(PatternDatabases::new(cx.puzzle, cx.geometry, cx.params)),
+};
 
 /// One filled table.
 pub struct Table {

@@ -81,7 +81,7 @@ fn check_admissible(
     memory: u64,
 ) -> (usize, usize, u64) {
     let mut params = SearchParams {
-        heuristic: Kind::Pdb,
+        heuristic: Kind::new(super::SPEC.name),
         metric,
         ..SearchParams::default()
     };
