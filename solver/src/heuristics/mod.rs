@@ -5,6 +5,7 @@
 //! list `solver heuristics --json` prints and so the reasoner's parameter
 //! space all follow. `docs/extending.md` walks through an example.
 
+mod blind;
 mod h0;
 mod h1;
 mod h2;
@@ -18,7 +19,14 @@ use crate::params::{Heuristic as Name, SearchParams};
 use sbp_protocol::HeuristicInfo;
 
 /// Every heuristic the solver offers: the registration lines.
-pub const REGISTRY: &[Spec] = &[h0::SPEC, h1::SPEC, h2::SPEC, manhattan::SPEC, pdb::SPEC];
+pub const REGISTRY: &[Spec] = &[
+    h0::SPEC,
+    h1::SPEC,
+    h2::SPEC,
+    manhattan::SPEC,
+    pdb::SPEC,
+    blind::SPEC,
+];
 
 /// Estimates how far a position is from the goal.
 pub trait Heuristic: Send {
