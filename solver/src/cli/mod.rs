@@ -198,7 +198,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 9);
+        assert_eq!(seen.len(), 10);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()
