@@ -220,7 +220,9 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64, metric: Metric
     Plan { groups }
 }
 
-/// The goal blocks plus as many of `candidates` (in order) as fit `budget`.
+/// The goal blocks plus `candidates` in order while they fit `budget`: the
+/// first that does not fit ends the choice (trying every other one would
+/// build an abstraction per block, minutes on a board of 10,000 blocks).
 fn greedy(
     puzzle: &Puzzle,
     geometry: &Geometry,
@@ -234,9 +236,10 @@ fn greedy(
         let mut trial = kept.clone();
         trial.push(i);
         let pattern = block_pattern(puzzle, geometry, trial.clone());
-        if Abstraction::new(puzzle, geometry, &pattern, metric).is_some_and(|a| a.size <= budget) {
-            kept = trial;
+        if Abstraction::new(puzzle, geometry, &pattern, metric).is_none_or(|a| a.size > budget) {
+            break;
         }
+        kept = trial;
     }
     block_pattern(puzzle, geometry, kept)
 }
