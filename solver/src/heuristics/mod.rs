@@ -12,6 +12,10 @@ mod h2;
 mod manhattan;
 pub mod pdb;
 
+/// Zero everywhere: also the heuristic of `--algorithm dfid`, which makes
+/// IDA* depth-first iterative deepening.
+pub use blind::Blind;
+
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State};
@@ -40,20 +44,6 @@ pub trait Heuristic: Send {
     }
     /// Bytes of precomputed tables it holds (counted in `--max-memory`).
     fn memory_bytes(&self) -> u64 {
-        0
-    }
-}
-
-/// The heuristic of `--algorithm dfid`: zero everywhere, so IDA* becomes
-/// depth-first iterative deepening.
-pub struct Zero;
-
-impl Heuristic for Zero {
-    fn name(&self) -> &'static str {
-        "zero"
-    }
-
-    fn estimate(&mut self, _state: &State) -> u32 {
         0
     }
 }

@@ -42,7 +42,7 @@ enum Step {
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let heuristic: Box<dyn Heuristic> = if e.params.algorithm == Algorithm::Dfid {
-        Box::new(heuristics::Zero)
+        Box::new(heuristics::Blind)
     } else {
         heuristics::build(&e.params, e.puzzle, &e.geometry)
     };
