@@ -15,6 +15,7 @@
 //! assert!(out.status.success());
 //! ```
 
+pub mod measure;
 pub mod picture;
 
 use std::fs;

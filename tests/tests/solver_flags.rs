@@ -2,7 +2,10 @@
 //! documented range exits 2 naming the flag and the range, and huge but
 //! valid values neither panic nor allocate in proportion to the value.
 
-use end_to_end::run_solver as solver;
+use std::process::Command;
+
+use end_to_end::measure::{run_measured, Measured};
+use end_to_end::{run_solver as solver, solver_bin, workspace_root};
 
 const CLASSIC: &str = "puzzles/klotski/classic.txt";
 
@@ -43,5 +46,103 @@ fn values_outside_the_range_exit_2_naming_flag_and_range() {
             "{args:?} must name {flag} and its range {range}: {err}"
         );
         assert!(out.stdout.is_empty(), "{args:?} printed a result");
+    }
+}
+
+/// Runs the solver with `args`, measured (exit code, output, peak RSS).
+fn measured(args: &[&str]) -> Measured {
+    let mut command = Command::new(solver_bin());
+    command.args(args).current_dir(workspace_root());
+    run_measured(&mut command)
+}
+
+fn field<'a>(m: &'a Measured, name: &str) -> &'a str {
+    let at = m
+        .stdout
+        .find(&format!("\"{name}\":"))
+        .unwrap_or_else(|| panic!("no {name} in {}\n{}", m.stdout, m.stderr));
+    let rest = &m.stdout[at + name.len() + 3..];
+    rest[..rest.find([',', '}']).unwrap_or(rest.len())].trim_matches('"')
+}
+
+#[test]
+fn huge_but_valid_values_neither_panic_nor_allocate_in_proportion() {
+    const MIB: u64 = 1 << 20;
+    // (arguments, exit code, status, limit, most resident memory allowed)
+    let cases: &[(&[&str], i32, &str, &str, u64)] = &[
+        // The A* open list was an array indexed by f: f ~ 1e6 * h.
+        (
+            &["--algorithm", "astar", "--weight", "1000000"],
+            0,
+            "solved",
+            "null",
+            48 * MIB,
+        ),
+        (
+            &[
+                "--algorithm",
+                "astar",
+                "--heuristic",
+                "h2",
+                "--h2",
+                "1000000,1000000,1000000",
+                "--weight",
+                "1000000",
+            ],
+            0,
+            "solved",
+            "null",
+            48 * MIB,
+        ),
+        // IDA* recursed as deep as the bound allowed: a stack overflow.
+        (
+            &[
+                "--algorithm",
+                "ida",
+                "--weight",
+                "1000000",
+                "--max-positions",
+                "3000000",
+            ],
+            1,
+            "limit_reached",
+            "max_positions",
+            256 * MIB,
+        ),
+        (
+            &[
+                "--algorithm",
+                "ida",
+                "--ida-limit",
+                "4294967295",
+                "--max-memory",
+                "8M",
+            ],
+            1,
+            "limit_reached",
+            "max_memory",
+            48 * MIB,
+        ),
+        (
+            &["--time-limit", "1000000000"],
+            0,
+            "solved",
+            "null",
+            48 * MIB,
+        ),
+        (&["--threads", "256"], 0, "solved", "null", 256 * MIB),
+    ];
+    for &(flags, code, status, limit, rss) in cases {
+        let mut args = vec!["solve", CLASSIC, "--json", "--quiet"];
+        args.extend_from_slice(flags);
+        let m = measured(&args);
+        assert_eq!(m.code, Some(code), "{flags:?}: {}", m.stderr);
+        assert_eq!(field(&m, "status"), status, "{flags:?}");
+        assert_eq!(field(&m, "limit"), limit, "{flags:?}");
+        assert!(
+            m.peak_rss <= rss,
+            "{flags:?}: {} MiB resident",
+            m.peak_rss / MIB
+        );
     }
 }

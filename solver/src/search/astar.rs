@@ -4,6 +4,8 @@
 //! which also drives solution reconstruction. Re-opens a position reached
 //! with a smaller g, so inconsistent and weighted heuristics are fine.
 
+use std::collections::btree_map::{BTreeMap, Entry};
+
 use super::path::{walk_back, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
@@ -11,14 +13,19 @@ use crate::heuristics;
 use crate::moves::State;
 use crate::store::{append_key, read_key, Insert, VisitedSet};
 
-/// Open list: buckets of byte-packed `(key, g)` records.
+/// Open list: buckets of byte-packed `(key, g)` records, one per f value
+/// present. A sorted map, not an array indexed by f: a large `--weight`
+/// spreads f values far apart, and an array would be as long as the largest.
 struct Buckets {
     key_bytes: usize,
     record: usize,
-    buckets: Vec<Vec<u8>>,
-    lowest: usize,
+    buckets: BTreeMap<usize, Vec<u8>>,
     bytes: usize,
 }
+
+/// What the map spends on one bucket besides the records (key, vector and
+/// the tree's node share), for the memory count.
+const BUCKET_OVERHEAD: usize = 64;
 
 impl Buckets {
     fn new(key_bits: u32) -> Buckets {
@@ -26,38 +33,40 @@ impl Buckets {
         Buckets {
             key_bytes,
             record: key_bytes + 4,
-            buckets: Vec::new(),
-            lowest: 0,
+            buckets: BTreeMap::new(),
             bytes: 0,
         }
     }
 
     fn push(&mut self, f: usize, key: &[u64], g: u32) {
-        if f >= self.buckets.len() {
-            self.buckets.resize_with(f + 1, Vec::new);
-        }
-        let b = &mut self.buckets[f];
+        let b = match self.buckets.entry(f) {
+            Entry::Occupied(o) => o.into_mut(),
+            Entry::Vacant(v) => {
+                self.bytes += BUCKET_OVERHEAD;
+                v.insert(Vec::new())
+            }
+        };
         let before = b.capacity();
         append_key(b, key, self.key_bytes);
         b.extend_from_slice(&g.to_le_bytes());
         self.bytes = self.bytes + b.capacity() - before;
-        self.lowest = self.lowest.min(f);
     }
 
     /// Pops a record with the lowest f: `(f, g)`, key written into `key`.
     fn pop(&mut self, key: &mut [u64]) -> Option<(usize, u32)> {
-        while self.lowest < self.buckets.len() && self.buckets[self.lowest].is_empty() {
-            let b = &mut self.buckets[self.lowest];
-            self.bytes -= b.capacity();
-            *b = Vec::new();
-            self.lowest += 1;
-        }
-        let b = self.buckets.get_mut(self.lowest)?;
+        let mut lowest = self.buckets.first_entry()?;
+        let f = *lowest.key();
+        let b = lowest.get_mut();
         let start = b.len() - self.record;
         read_key(&b[start..start + self.key_bytes], key);
-        let g = u32::from_le_bytes(b[start + self.key_bytes..].try_into().expect("4 bytes"));
+        let mut g = [0u8; 4];
+        g.copy_from_slice(&b[start + self.key_bytes..]);
         b.truncate(start);
-        Some((self.lowest, g))
+        if b.is_empty() {
+            self.bytes -= b.capacity() + BUCKET_OVERHEAD;
+            lowest.remove();
+        }
+        Some((f, u32::from_le_bytes(g)))
     }
 }
 

@@ -15,6 +15,8 @@ struct Walk<'h> {
     weight: f64,
     /// Moves kept at each depth (filtered by the prunings).
     lists: Vec<Vec<Move>>,
+    /// Bytes the move lists hold (their capacities).
+    list_bytes: usize,
     path: Vec<Move>,
     next_bound: u64,
     /// Bytes of the heuristic's tables (pattern databases).
@@ -23,7 +25,16 @@ struct Walk<'h> {
 
 impl Walk<'_> {
     fn f(&self, g: u64, h: u32) -> u64 {
-        g + (self.weight * h as f64).round().max(0.0) as u64
+        g.saturating_add((self.weight * h as f64).round().max(0.0) as u64)
+    }
+
+    /// Bytes held with `depth` positions on the path: the heuristic's
+    /// tables, move lists, path and frames.
+    fn memory(&self, depth: usize) -> u64 {
+        let per_level = std::mem::size_of::<Vec<Move>>()
+            + std::mem::size_of::<Move>()
+            + std::mem::size_of::<Frame>();
+        self.tables + (self.list_bytes + depth * per_level) as u64
     }
 }
 
@@ -52,6 +63,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         heuristic,
         weight: e.params.weight,
         lists: Vec::new(),
+        list_bytes: 0,
         path: Vec::new(),
         next_bound: 0,
         tables,
@@ -65,7 +77,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     loop {
         e.progress.bound = bound;
         walk.next_bound = u64::MAX;
-        match dfs(e, &mut walk, &mut state, root, 0, bound, None) {
+        match dfs(e, &mut walk, &mut state, root, bound) {
             Step::Found => {
                 let mut positions = vec![start.clone()];
                 let mut s = start.clone();
@@ -82,32 +94,85 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     }
 }
 
-fn dfs(
+/// One position on the current path: its estimates and the next move of
+/// its list (`walk.lists[depth]`) to try.
+struct Frame {
+    node: Node,
+    next: usize,
+}
+
+/// The bounded depth-first search from the root, with an explicit stack:
+/// a huge bound (a large `--weight` or `--ida-limit`) makes the path long,
+/// which the heap holds and `--max-memory` limits, where recursion would
+/// overflow the thread's stack.
+fn dfs(e: &mut Engine, walk: &mut Walk, state: &mut State, root: Node, bound: u64) -> Step {
+    let mut frames: Vec<Frame> = Vec::new();
+    if let Some(decided) = enter(e, walk, state, root, 0, bound, &mut frames) {
+        return decided;
+    }
+    while let Some(depth) = frames.len().checked_sub(1) {
+        let list = &walk.lists[depth];
+        let previous = walk.path.last().copied();
+        let next = (frames[depth].next..list.len()).find(|&i| {
+            let m = list[i];
+            !previous.is_some_and(|p| p.instance == m.instance && p.from == m.to)
+        });
+        let Some(i) = next else {
+            frames.pop();
+            if let Some(m) = walk.path.pop() {
+                e.moves.undo(state, m);
+            }
+            continue;
+        };
+        frames[depth].next = i + 1;
+        let node = frames[depth].node;
+        let m = list[i];
+        e.moves.apply(state, m);
+        walk.path.push(m);
+        let child = Node {
+            h: walk.heuristic.estimate_after(state, m, node.h),
+            distance: e.geometry.distance_after(node.distance, m, state),
+        };
+        match enter(e, walk, state, child, depth as u64 + 1, bound, &mut frames) {
+            None => {} // descended: the child's frame is on top
+            Some(Step::NotHere) => {
+                walk.path.pop();
+                e.moves.undo(state, m);
+            }
+            // Keep the path; the caller replays it from the start.
+            Some(decided) => return decided,
+        }
+    }
+    Step::NotHere
+}
+
+/// Visits a position at depth `g`: `None` when its frame was pushed with
+/// its moves listed (descend), `NotHere` when it lies beyond the bound,
+/// `Found` at a goal, `Stop` at a limit.
+fn enter(
     e: &mut Engine,
     walk: &mut Walk,
     state: &mut State,
     node: Node,
     g: u64,
     bound: u64,
-    previous: Option<Move>,
-) -> Step {
+    frames: &mut Vec<Frame>,
+) -> Option<Step> {
     let f = walk.f(g, node.h);
     if f > bound {
         walk.next_bound = walk.next_bound.min(f);
-        return Step::NotHere;
+        return Some(Step::NotHere);
     }
     if e.is_goal(state) {
-        return Step::Found;
+        return Some(Step::Found);
     }
     e.examine_at(node.distance);
-    if let Some(limit) = e.over_limit(walk.tables + (walk.path.len() * 16) as u64) {
-        return Step::Stop(limit);
-    }
     let depth = g as usize;
     if walk.lists.len() <= depth {
         walk.lists.resize_with(depth + 1, Vec::new);
     }
     let mut list = std::mem::take(&mut walk.lists[depth]);
+    let before = list.capacity();
     e.moves.generate(state, &mut list);
     // Filter before descending: the prunings keep per-position state.
     if !e.prunings.is_empty() {
@@ -119,29 +184,8 @@ fn dfs(
             keep
         });
     }
-    let mut result = Step::NotHere;
-    for &m in &list {
-        if previous.is_some_and(|p| p.instance == m.instance && p.from == m.to) {
-            continue;
-        }
-        e.moves.apply(state, m);
-        walk.path.push(m);
-        let child = Node {
-            h: walk.heuristic.estimate_after(state, m, node.h),
-            distance: e.geometry.distance_after(node.distance, m, state),
-        };
-        result = dfs(e, walk, state, child, g + 1, bound, Some(m));
-        if matches!(result, Step::Found) {
-            // Keep the path; the caller replays it from the start.
-            e.moves.undo(state, m);
-            break;
-        }
-        walk.path.pop();
-        e.moves.undo(state, m);
-        if !matches!(result, Step::NotHere) {
-            break;
-        }
-    }
+    walk.list_bytes += (list.capacity() - before) * std::mem::size_of::<Move>();
     walk.lists[depth] = list;
-    result
+    frames.push(Frame { node, next: 0 });
+    e.over_limit(walk.memory(frames.len())).map(Step::Stop)
 }

@@ -100,9 +100,11 @@ impl<'a> Engine<'a> {
         let encoding = Encoding::build(puzzle, &moves, params.encoding);
         let prunings = pruning::build(params, &geometry);
         let started = Instant::now();
+        // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
             .time_limit_seconds
-            .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0)));
+            .and_then(|s| std::time::Duration::try_from_secs_f64(s.max(0.0)).ok())
+            .and_then(|d| started.checked_add(d));
         Engine {
             puzzle,
             geometry,
