@@ -52,8 +52,8 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             ))),
         })
         .collect::<Result<_, _>>()?;
-    println!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position |");
-    println!("|---|---|---|---|---|---|---|---|");
+    outln!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position |");
+    outln!("|---|---|---|---|---|---|---|---|");
     for file in &files {
         let puzzles = formats::load(file, None, &ImportOptions::default())
             .map_err(|e| Failure::input(e.to_string()))?;
@@ -82,7 +82,7 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
                     let c = best.expect("at least one run");
                     let secs = (c.elapsed_ms as f64 / 1000.0).max(1e-3);
                     let bits = key_bits(puzzle, encoding);
-                    println!(
+                    outln!(
                         "| {name} | {} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} |",
                         c.positions,
                         format!("{encoding:?}").to_lowercase(),

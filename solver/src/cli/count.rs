@@ -48,16 +48,17 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
                 "peak_memory_bytes": c.peak_memory,
                 "elapsed_ms": c.elapsed_ms,
             });
-            println!("{v}");
+            outln!("{v}");
         } else {
             let name = p.name.as_deref().unwrap_or(&args.input.puzzle);
             if c.complete {
-                println!(
+                outln!(
                     "{name}: {} reachable positions (mean branching factor {:.4})",
-                    c.positions, c.branching_factor
+                    c.positions,
+                    c.branching_factor
                 );
             } else {
-                println!(
+                outln!(
                     "{name}: at least {} reachable positions; stopped by {}",
                     c.positions,
                     c.limit.map_or("a limit", |l| l.name())

@@ -4,8 +4,6 @@
 //! anything else) leaves stdout empty and no caller can mistake old data for
 //! new (the thesis's reasoner silently reused stale features, §8.4).
 
-use std::io::Write;
-
 use clap::Args;
 
 use super::ranged::whole;
@@ -65,13 +63,6 @@ pub fn run(args: &FeaturesArgs) -> Result<i32, Failure> {
             out.push_str(&features.table(label));
         }
     }
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(|e| Failure {
-            message: format!("cannot write to standard output: {e}"),
-            code: 1,
-        })?;
+    super::output::text(&out)?;
     Ok(0)
 }

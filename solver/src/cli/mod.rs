@@ -5,6 +5,9 @@
 use clap::{Args, Parser, Subcommand};
 
 use crate::formats::{self, Format, ImportOptions};
+
+#[macro_use]
+pub mod output;
 use crate::model::Puzzle;
 
 pub mod bench;
@@ -128,15 +131,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
 pub fn write_atomically(path: &str, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
     use std::io::Write;
     let target = std::path::Path::new(path);
-    let dir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = temporary_beside(target, "tmp");
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes.as_ref())?;
@@ -150,23 +145,45 @@ pub fn write_atomically(path: &str, bytes: impl AsRef<[u8]>) -> std::io::Result<
 }
 
 /// Writes a command's output to `path` (atomically) or, without one, to
-/// standard output, where a reader that stops early (`| head`) is no error.
+/// standard output (see [`output::text`]).
 pub fn write_output(path: Option<&str>, bytes: &[u8]) -> Result<(), Failure> {
-    use std::io::Write;
     match path {
         Some(path) => write_atomically(path, bytes).map_err(|e| {
             Failure::input(format!(
                 "{path}: cannot write: {e}; check that the folder exists and is writable"
             ))
         }),
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(bytes).and_then(|_| out.flush()) {
-                Ok(()) => Ok(()),
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                Err(e) => Err(Failure::input(format!("cannot write the output: {e}"))),
-            }
-        }
+        None => output::text(bytes),
+    }
+}
+
+/// A file name in `target`'s folder, hidden and unique to this process.
+fn temporary_beside(target: &std::path::Path, suffix: &str) -> std::path::PathBuf {
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dir.join(format!(".{name}.{}.{suffix}", std::process::id()))
+}
+
+/// Checks, before any work, that [`write_atomically`] could write `path`:
+/// it names no folder and its folder takes a new file (created and removed).
+/// The message says what is wrong.
+pub fn check_writable(path: &str) -> Result<(), String> {
+    let target = std::path::Path::new(path);
+    if path.is_empty() || path.ends_with('/') || target.is_dir() {
+        return Err("this names a folder, not a file".into());
+    }
+    let probe = temporary_beside(target, "probe");
+    match std::fs::File::create(&probe) {
+        Ok(_) => std::fs::remove_file(&probe).map_err(|e| format!("cannot write here: {e}")),
+        Err(e) => Err(format!(
+            "cannot write here ({e}): choose a file in a folder that exists and is writable"
+        )),
     }
 }
 

@@ -38,6 +38,6 @@ pub fn run(args: &ShowArgs) -> Result<i32, Failure> {
             out.push_str(&p.render_goal(goal));
         }
     }
-    print!("{out}");
+    super::output::text(&out)?;
     Ok(0)
 }

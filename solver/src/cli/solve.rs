@@ -4,8 +4,9 @@ use clap::Args;
 
 use super::render::draw;
 use super::search_args::{LimitArgs, SearchArgs};
-use super::{write_atomically, write_output, Failure, PuzzleInput};
+use super::{check_writable, write_atomically, write_output, Failure, PuzzleInput};
 use crate::model::{Position, Puzzle};
+use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
 use crate::report::{SolveReport, Status};
 use crate::search::{self, Progress, SolveOptions, SolveOutput};
@@ -38,6 +39,12 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
+    // Before any search: what it finds must have somewhere to go.
+    for (flag, file) in [("--solution", &args.solution), ("--render", &args.render)] {
+        if let Some(file) = file {
+            check_writable(file).map_err(|m| Failure::input(format!("{flag} {file}: {m}")))?;
+        }
+    }
     let puzzles = args.input.load_with_goals()?;
     let params = args.search.params();
     let limits = args.limits.limits();
@@ -65,36 +72,16 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 }
             }
         }
-        let mut report = SolveReport {
-            puzzle: args.input.puzzle.clone(),
-            name: puzzle.name.clone(),
-            status: out.status,
-            steps: out.steps(),
-            moves: out.moves(),
-            positions_examined: out.stats.examined,
-            positions_stored: out.stats.stored,
-            best_distance: out.stats.best_distance,
-            best_distance_positions: out.stats.best_distance_positions,
-            start_distance: out.start_distance,
-            goals_reached: out.goals_reached,
-            goals_total: puzzle.goals.len(),
-            elapsed_ms: out.elapsed_ms,
-            peak_memory_bytes: out.stats.peak_memory,
-            encoding: out.encoding.to_string(),
-            key_bits: out.key_bits,
-            limit: out.limit.map(|l| l.name().to_string()),
-            params: params.clone(),
-            limits,
-            solution: None,
-        };
+        let mut report = make_report(args, puzzle, &out, &params, limits);
+        let mut written = Ok(());
         if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
             let path = if many {
                 format!("{file}.{}", index + 1)
             } else {
                 file.clone()
             };
-            write_atomically(&path, solution::write(lines))
-                .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")))?;
+            written = write_atomically(&path, solution::write(lines))
+                .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")));
             report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
         }
         if let Some(path) = &args.render {
@@ -102,24 +89,57 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 true => numbered(path, index + 1),
                 false => path.clone(),
             };
-            render_solution(puzzle, &path, &args.input.puzzle, out.solution.as_deref())?;
+            let drawn = render_solution(puzzle, &path, &args.input.puzzle, out.solution.as_deref());
+            written = written.and(drawn);
         }
+        // The result is printed even when its file could not be written, then the error.
         if args.json {
-            println!(
+            outln!(
                 "{}",
-                serde_json::to_string(&report).expect("report serializes")
+                serde_json::to_string(&report).map_err(|e| internal_error(&e.to_string()))?
             );
         } else {
-            print_summary(puzzle, &report, &out);
+            print_summary(puzzle, &report, &out)?;
         }
-        if args.show {
-            if let Some(lines) = &out.solution {
-                show_solution(puzzle, lines);
-            }
+        if let (true, Some(lines)) = (args.show, &out.solution) {
+            show_solution(puzzle, lines)?;
         }
+        written?;
         code = code.max(out.status.exit_code());
     }
     Ok(code)
+}
+
+/// The JSON result of one solve.
+fn make_report(
+    args: &SolveArgs,
+    puzzle: &Puzzle,
+    out: &SolveOutput,
+    params: &SearchParams,
+    limits: Limits,
+) -> SolveReport {
+    SolveReport {
+        puzzle: args.input.puzzle.clone(),
+        name: puzzle.name.clone(),
+        status: out.status,
+        steps: out.steps(),
+        moves: out.moves(),
+        positions_examined: out.stats.examined,
+        positions_stored: out.stats.stored,
+        best_distance: out.stats.best_distance,
+        best_distance_positions: out.stats.best_distance_positions,
+        start_distance: out.start_distance,
+        goals_reached: out.goals_reached,
+        goals_total: puzzle.goals.len(),
+        elapsed_ms: out.elapsed_ms,
+        peak_memory_bytes: out.stats.peak_memory,
+        encoding: out.encoding.to_string(),
+        key_bits: out.key_bits,
+        limit: out.limit.map(|l| l.name().to_string()),
+        params: params.clone(),
+        limits,
+        solution: None,
+    }
 }
 
 /// `--render OUT`: draws the solution found; without one, says so on stderr.
@@ -158,19 +178,19 @@ fn internal_error(what: &str) -> Failure {
     }
 }
 
-fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) {
+fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<(), Failure> {
     let name = puzzle.name.as_deref().unwrap_or(&r.puzzle);
     match r.status {
-        Status::Solved => println!(
+        Status::Solved => outln!(
             "{name}: solved in {} steps, {} moves",
             r.steps.unwrap_or(0),
             r.moves.unwrap_or(0)
         ),
-        Status::NoSolution => println!(
+        Status::NoSolution => outln!(
             "{name}: no solution under these settings (every reachable position examined); best master distance {} of {}",
             r.best_distance, r.start_distance
         ),
-        Status::LimitReached => println!(
+        Status::LimitReached => outln!(
             "{name}: stopped by {} before a solution; best master distance {} of {} (first reached after {} positions)",
             r.limit.as_deref().unwrap_or("a limit"),
             r.best_distance,
@@ -179,7 +199,7 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) {
         ),
     }
     let secs = r.elapsed_ms as f64 / 1000.0;
-    println!(
+    outln!(
         "  {} positions examined, {} stored, {:.3} s ({:.0} positions/s), peak {:.1} MiB, {} encoding ({} bits)",
         r.positions_examined,
         r.positions_stored,
@@ -190,26 +210,29 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) {
         out.key_bits
     );
     if puzzle.goals.len() > 1 {
-        println!(
+        outln!(
             "  goal sections reached: {} of {}",
-            r.goals_reached, r.goals_total
+            r.goals_reached,
+            r.goals_total
         );
     }
+    Ok(())
 }
 
 /// Prints the board before the solution and after each move, the positions
 /// replayed by the verifier (the same frames `--render` draws).
-fn show_solution(puzzle: &Puzzle, lines: &[SolutionMove]) {
+fn show_solution(puzzle: &Puzzle, lines: &[SolutionMove]) -> Result<(), Failure> {
     let Ok(frames) = Frames::replay(puzzle, lines) else {
-        return; // Unreachable: the solution was verified before it was reported.
+        return Ok(()); // Unreachable: the solution was verified before it was reported.
     };
     for (k, anchors) in frames.anchors.iter().enumerate() {
         let position = Position {
             anchors: anchors.iter().map(|&a| a as u16).collect(),
         };
         match k {
-            0 => println!("start:\n{}", puzzle.render(&position)),
-            _ => println!("move {k}: {}\n{}", lines[k - 1], puzzle.render(&position)),
+            0 => outln!("start:\n{}", puzzle.render(&position)),
+            _ => outln!("move {k}: {}\n{}", lines[k - 1], puzzle.render(&position)),
         }
     }
+    Ok(())
 }

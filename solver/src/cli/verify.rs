@@ -139,9 +139,9 @@ pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
         }
     };
     if args.json {
-        println!("{json}");
+        outln!("{json}");
     } else {
-        println!("{summary}");
+        outln!("{summary}");
     }
     Ok(code)
 }

@@ -2,7 +2,7 @@
 //! parameters and limits as a search. Gives the exact size of the reachable
 //! space and its mean branching factor (features, `solver count`).
 
-use super::{Ending, Engine, Limit, Progress};
+use super::{Ending, Engine, Limit, Progress, SearchError};
 use crate::model::{Goal, Puzzle};
 use crate::moves::State;
 use crate::params::{Algorithm, Limits, SearchParams};
@@ -30,17 +30,10 @@ pub fn reachable(
     params: &SearchParams,
     limits: &Limits,
     progress: Progress,
-) -> Result<Count, String> {
+) -> Result<Count, SearchError> {
     let mut params = params.clone();
     params.algorithm = Algorithm::Bfs;
-    let mut locked = Vec::new();
-    for &id in &params.lock {
-        locked.push(
-            puzzle.type_by_id(id).ok_or_else(|| {
-                format!("--lock names block '{id}', which the puzzle does not have")
-            })?,
-        );
-    }
+    let locked = super::run::check_common(puzzle, &params)?;
     let goal = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
     let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress);
     engine.goal_enabled = false;

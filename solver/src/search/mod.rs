@@ -7,6 +7,7 @@ mod astar;
 mod bfs;
 pub mod bidir;
 pub mod count;
+mod error;
 mod ida;
 pub mod path;
 mod progress;
@@ -22,6 +23,7 @@ use crate::params::{Algorithm, Limits, SearchParams};
 use crate::pruning::{self, Prunings};
 use crate::store::VisitedSet;
 
+pub use error::SearchError;
 pub use progress::Progress;
 pub use run::{solve, SolveOptions, SolveOutput};
 

@@ -1,7 +1,7 @@
 //! Solving a puzzle end to end: goal sections in turn (subgoals), each from
 //! where the last ended, then the solution's lines, counts and report.
 
-use super::{Ending, Engine, Limit, Progress, Stats};
+use super::{Ending, Engine, Limit, Progress, SearchError, Stats};
 use crate::model::{Position, Puzzle};
 use crate::moves::State;
 use crate::params::{Algorithm, Limits, SearchParams};
@@ -44,30 +44,32 @@ impl SolveOutput {
     }
 }
 
-/// Checks parameters against the puzzle; the message says what to change.
-pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, String> {
+/// Checks what every search (and count) needs: the locked blocks exist and
+/// every parameter is in its declared range. Returns the locked types.
+pub fn check_common(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, SearchError> {
+    let locked = params
+        .lock
+        .iter()
+        .map(|&id| puzzle.type_by_id(id).ok_or(SearchError::UnknownLock(id)))
+        .collect::<Result<Vec<_>, _>>()?;
+    params.check_ranges().map_err(SearchError::OutOfRange)?;
+    Ok(locked)
+}
+
+/// Checks parameters against the puzzle before a solve; returns the locked types.
+pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, SearchError> {
     if puzzle.goals.is_empty() {
-        return Err("the puzzle has no goal section: add a goal grid after the start grid".into());
+        return Err(SearchError::NoGoal);
     }
-    let mut locked = Vec::new();
-    for &id in &params.lock {
-        match puzzle.type_by_id(id) {
-            Some(t) => locked.push(t),
-            None => {
-                return Err(format!(
-                    "--lock names block '{id}', which the puzzle does not have"
-                ))
-            }
-        }
-    }
-    params.check_ranges()?;
-    crate::heuristics::check(&params.heuristic)?;
+    let locked = check_common(puzzle, params)?;
+    crate::heuristics::check(&params.heuristic).map_err(SearchError::Heuristic)?;
     if params.heuristic.name() == crate::heuristics::pdb::SPEC.name && params.algorithm.informed() {
         for goal in &puzzle.goals {
             let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
             let spec = params.pdb.patterns.as_deref();
             let memory = params.pdb.memory;
-            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory, params.metric)?;
+            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory, params.metric)
+                .map_err(SearchError::Heuristic)?;
         }
     }
     Ok(locked)
@@ -79,7 +81,7 @@ pub fn solve(
     params: &SearchParams,
     limits: &Limits,
     options: SolveOptions,
-) -> Result<SolveOutput, String> {
+) -> Result<SolveOutput, SearchError> {
     let locked = validate(puzzle, params)?;
     let started = std::time::Instant::now();
     let mut progress = options.progress;
@@ -100,16 +102,17 @@ pub fn solve(
     for (k, goal) in puzzle.goals.iter().enumerate() {
         let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
         if params.algorithm == Algorithm::Bidir && engine.prunings.directed() {
-            return Err(format!(
-                "--algorithm bidir needs a symmetric search graph, which these prunings make one-way: {}; drop them or use another algorithm",
-                engine.prunings.directed_names().join(", ")
+            return Err(SearchError::BidirOneWay(
+                engine
+                    .prunings
+                    .directed_names()
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect(),
             ));
         }
         if params.algorithm == Algorithm::Bidir && super::bidir::goal_state(&engine).is_none() {
-            return Err(
-                "--algorithm bidir needs a goal that fixes every block (like the 15-puzzle's)"
-                    .into(),
-            );
+            return Err(SearchError::BidirNeedsFixedGoal);
         }
         engine.forbidden = &kept;
         let start = current.take().unwrap_or_else(|| {

@@ -1,0 +1,56 @@
+//! Why a search cannot start: one typed error for the search library, so a
+//! caller can tell the cases apart (and the command line can say what to
+//! change) instead of matching message text.
+
+use std::fmt;
+
+/// A search refused before it began: the parameters do not fit the puzzle.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The puzzle has no goal section to search for.
+    NoGoal,
+    /// `--lock` names a block identifier the puzzle does not have.
+    UnknownLock(char),
+    /// A parameter outside its declared range (the message names it).
+    OutOfRange(String),
+    /// The heuristic cannot be built for this puzzle (the message says why).
+    Heuristic(String),
+    /// Bidirectional search with these prunings, which make moves one-way.
+    BidirOneWay(Vec<String>),
+    /// Bidirectional search on a goal that leaves some block free.
+    BidirNeedsFixedGoal,
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::NoGoal => {
+                write!(
+                    f,
+                    "the puzzle has no goal section: add a goal grid after the start grid"
+                )
+            }
+            SearchError::UnknownLock(id) => {
+                write!(
+                    f,
+                    "--lock names block '{id}', which the puzzle does not have"
+                )
+            }
+            SearchError::OutOfRange(message) | SearchError::Heuristic(message) => {
+                write!(f, "{message}")
+            }
+            SearchError::BidirOneWay(names) => write!(
+                f,
+                "--algorithm bidir needs a symmetric search graph, which these prunings make one-way: {}; drop them or use another algorithm",
+                names.join(", ")
+            ),
+            SearchError::BidirNeedsFixedGoal => write!(
+                f,
+                "--algorithm bidir needs a goal that fixes every block (like the 15-puzzle's)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
