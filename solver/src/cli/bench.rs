@@ -22,7 +22,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "rank,packed", value_name = "E,E")]
     pub encodings: String,
     /// Runs per configuration; the fastest is reported.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole::<usize>("bench", "repeat"))]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = whole::<usize>("bench", "repeat"))]
     pub repeat: usize,
 }
 

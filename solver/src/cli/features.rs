@@ -20,17 +20,17 @@ pub struct FeaturesArgs {
     /// Bytes of stored positions the breadth-first search may use (suffixes
     /// K, M, G); each position counts its key's bytes.
     #[arg(long, value_name = "BYTES", default_value = "1M",
-          allow_negative_numbers = true, value_parser = whole::<u64>("features", "budget-bytes"))]
+          allow_hyphen_values = true, value_parser = whole::<u64>("features", "budget-bytes"))]
     pub budget_bytes: u64,
     /// Work units the breadth-first search may use (cells its encoding scans
     /// per position); keeps large boards fast.
     #[arg(long, value_name = "N", default_value_t = FeatureOptions::default().budget_work,
-          allow_negative_numbers = true, value_parser = whole::<u64>("features", "budget-work"))]
+          allow_hyphen_values = true, value_parser = whole::<u64>("features", "budget-work"))]
     pub budget_work: u64,
     /// Recursive calls the packing-bound count may make before falling back
     /// to the combinatorial bound.
     #[arg(long, value_name = "N", default_value_t = FeatureOptions::default().packing_calls,
-          allow_negative_numbers = true, value_parser = whole::<u64>("features", "packing-calls"))]
+          allow_hyphen_values = true, value_parser = whole::<u64>("features", "packing-calls"))]
     pub packing_calls: u64,
 }
 

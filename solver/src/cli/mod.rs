@@ -64,7 +64,7 @@ pub struct PuzzleInput {
     #[arg(long = "from", value_enum)]
     pub from: Option<Format>,
     /// Board width for `--from tiles` when the tile count is not a square.
-    #[arg(long, allow_negative_numbers = true, value_parser = ranged::whole::<usize>("import", "width"))]
+    #[arg(long, allow_hyphen_values = true, value_parser = ranged::whole::<usize>("import", "width"))]
     pub width: Option<usize>,
     /// `--from tiles`: the goal has the blank last instead of first.
     #[arg(long)]

@@ -18,16 +18,16 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = Heuristic::default(), value_parser = heuristic_name)]
     pub heuristic: Heuristic,
     /// Weight on h: f = g + W*h.
-    #[arg(long, default_value_t = SearchParams::default().weight, allow_negative_numbers = true, value_parser = real("solve", "weight"))]
+    #[arg(long, default_value_t = SearchParams::default().weight, allow_hyphen_values = true, value_parser = real("solve", "weight"))]
     pub weight: f64,
     /// h2's weights A,B,C: master distance, space-value allowance, spaces' distance to the master.
     #[arg(long, value_name = "A,B,C", allow_hyphen_values = true, value_parser = reals::<3>("solve", "h2"))]
     pub h2: Option<[f64; 3]>,
     /// IDA*'s first path limit (default: h of the start).
-    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>("solve", "ida-limit"))]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole::<u32>("solve", "ida-limit"))]
     pub ida_limit: Option<u32>,
     /// Space-value cutoff: never visit positions whose spaces' pairwise distances sum above N.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>("solve", "space-value"))]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u64>("solve", "space-value"))]
     pub space_value: Option<u64>,
     /// Resting-block pruning.
     #[arg(long, value_enum, default_value_t = Resting::default())]
@@ -48,7 +48,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub keep_visited: bool,
     /// Worker threads (BFS).
-    #[arg(long, default_value_t = SearchParams::default().threads, allow_negative_numbers = true, value_parser = whole::<usize>("solve", "threads"))]
+    #[arg(long, default_value_t = SearchParams::default().threads, allow_hyphen_values = true, value_parser = whole::<usize>("solve", "threads"))]
     pub threads: usize,
     /// `--heuristic pdb`: the patterns as groups of block ids, e.g. 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15 (default: chosen within --pdb-memory).
     #[arg(long, value_name = "GROUPS")]
@@ -64,13 +64,13 @@ pub struct SearchArgs {
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitArgs {
     /// Stop after examining N positions.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole::<u64>("solve", "max-positions"))]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u64>("solve", "max-positions"))]
     pub max_positions: Option<u64>,
     /// Stop before the search holds more than BYTES (suffixes K, M, G allowed).
-    #[arg(long, value_name = "BYTES", allow_negative_numbers = true, value_parser = whole::<u64>("solve", "max-memory"))]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true, value_parser = whole::<u64>("solve", "max-memory"))]
     pub max_memory: Option<u64>,
     /// Stop after S seconds.
-    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = real("solve", "time-limit"))]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = real("solve", "time-limit"))]
     pub time_limit: Option<f64>,
 }
 
