@@ -10,6 +10,8 @@
 //! ahead. `--max-positions N` expands exactly N positions, successors included. The order of insertion, and so every count and solution, is the
 //! same whatever the number of threads.
 
+use std::time::Instant;
+
 use super::path::{walk_back, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::{Encoding, PositionEncoding};
@@ -33,7 +35,13 @@ struct Batch {
     generated: u64,
     /// Smallest goal distance among the parents and its 1-based index.
     best: Option<(u32, u64)>,
+    /// The time limit passed before every parent was expanded.
+    out_of_time: bool,
 }
+
+/// Parents expanded between two looks at the clock: on large boards one
+/// parent can take milliseconds, so a whole chunk would overrun the limit.
+const CLOCK_EVERY: usize = 16;
 
 /// One thread's copy of what expanding a position needs.
 struct Worker {
@@ -63,6 +71,12 @@ impl Worker {
     /// Expands the parents in `keys` (byte-packed, `key_bytes` each) into `batch`.
     fn expand(&mut self, keys: &[u8], key_bytes: usize, ctx: &Context, batch: &mut Batch) {
         for (k, bytes) in keys.chunks(key_bytes).enumerate() {
+            if k % CLOCK_EVERY == CLOCK_EVERY - 1
+                && ctx.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                batch.out_of_time = true;
+                return;
+            }
             read_key(bytes, &mut self.key);
             self.encoding.decode(&self.key, &mut self.state);
             batch.examined += 1;
@@ -101,6 +115,7 @@ struct Context<'a> {
     forbidden: &'a [VisitedSet],
     set: &'a VisitedSet,
     goal_enabled: bool,
+    deadline: Option<Instant>,
 }
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
@@ -149,6 +164,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 forbidden: e.forbidden,
                 set: &set,
                 goal_enabled: e.goal_enabled,
+                deadline: e.deadline(),
             };
             for b in &mut batches {
                 *b = Batch {
@@ -186,6 +202,9 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 }
                 e.stats.examined += b.examined;
                 e.stats.generated += b.generated;
+            }
+            if batches.iter().any(|b| b.out_of_time) {
+                break 'search Ending::Stopped(Limit::Time);
             }
             let batch_bytes: usize = batches
                 .iter()

@@ -36,6 +36,7 @@ pub fn reachable(
     let locked = super::run::check_common(puzzle, &params)?;
     let goal = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
     let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress);
+    engine.check_key_width()?;
     engine.goal_enabled = false;
     let mut start = State::new(puzzle);
     start.load(&puzzle.start, engine.moves.shapes());

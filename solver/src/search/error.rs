@@ -20,6 +20,8 @@ pub enum SearchError {
     BidirOneWay(Vec<String>),
     /// Bidirectional search on a goal that leaves some block free.
     BidirNeedsFixedGoal,
+    /// The puzzle's position keys are wider than the visited set stores.
+    KeyTooWide { bits: u32, max: u32 },
 }
 
 impl fmt::Display for SearchError {
@@ -48,6 +50,10 @@ impl fmt::Display for SearchError {
             SearchError::BidirNeedsFixedGoal => write!(
                 f,
                 "--algorithm bidir needs a goal that fixes every block (like the 15-puzzle's)"
+            ),
+            SearchError::KeyTooWide { bits, max } => write!(
+                f,
+                "this puzzle's positions take {bits}-bit keys, more than the {max} bits the visited set stores: use --algorithm ida (it stores no positions) or a smaller board"
             ),
         }
     }

@@ -193,6 +193,24 @@ impl<'a> Engine<'a> {
         None
     }
 
+    /// When the time limit runs out, if there is one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Refuses a puzzle whose keys the visited set cannot store, unless the
+    /// algorithm stores none (IDA*).
+    pub fn check_key_width(&self) -> Result<(), SearchError> {
+        let bits = self.encoding.key_bits();
+        if self.params.algorithm != Algorithm::Ida && bits > crate::store::MAX_KEY_BITS {
+            return Err(SearchError::KeyTooWide {
+                bits,
+                max: crate::store::MAX_KEY_BITS,
+            });
+        }
+        Ok(())
+    }
+
     /// Memory still available under `--max-memory` after `held` bytes.
     pub fn memory_left(&self, held: u64) -> u64 {
         self.limits

@@ -101,6 +101,7 @@ pub fn solve(
     let mut remaining = *limits;
     for (k, goal) in puzzle.goals.iter().enumerate() {
         let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        engine.check_key_width()?;
         if params.algorithm == Algorithm::Bidir && engine.prunings.directed() {
             return Err(SearchError::BidirOneWay(
                 engine

@@ -8,7 +8,7 @@ mod table;
 
 pub use key_bytes::{append_key, read_key};
 pub use queue::KeyQueue;
-pub use table::{hash_key, Insert, KeyTable, MAX_WORDS};
+pub use table::{hash_key, Insert, KeyTable, MAX_KEY_BITS, MAX_WORDS};
 
 /// A visited set split into shards by the top bits of the key's hash. Each
 /// shard grows on its own, so the transient cost of growing is one shard's.

@@ -7,6 +7,9 @@
 /// Longest key supported, in 64-bit words (4096 bits).
 pub const MAX_WORDS: usize = 64;
 
+/// Widest key the visited set stores with any payload (up to 32 bits).
+pub const MAX_KEY_BITS: u32 = (MAX_WORDS * 64) as u32 - 32;
+
 /// Result of [`KeyTable::insert`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Insert {

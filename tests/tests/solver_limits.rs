@@ -1,0 +1,133 @@
+//! End-to-end tests of the solver on boards built to be hard on its limits:
+//! the time limit is kept on boards where one position takes milliseconds to
+//! expand, and a board whose keys are too wide for the visited set is
+//! refused with the limit named (IDA*, which stores nothing, still runs).
+
+use std::path::PathBuf;
+
+use end_to_end::run_solver;
+
+/// A native puzzle: a 1x1 master `@`, the given block types, a start grid
+/// of `width` x `height` (frame included) filled by `cell`, and the master's
+/// goal in the bottom-right corner.
+fn board(
+    name: &str,
+    types: &str,
+    width: usize,
+    height: usize,
+    cell: impl Fn(usize, usize) -> char,
+) -> PathBuf {
+    let grid = |f: &dyn Fn(usize, usize) -> char| -> String {
+        (0..height)
+            .map(|r| {
+                let row: String = (0..width)
+                    .map(|c| match (r, c) {
+                        _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => '#',
+                        _ => f(r, c),
+                    })
+                    .collect();
+                row + "\n"
+            })
+            .collect()
+    };
+    let start = grid(&cell);
+    let goal = grid(&|r, c| {
+        if (r, c) == (height - 2, width - 2) {
+            '@'
+        } else {
+            ' '
+        }
+    });
+    let text = format!("!\n@\n{types}!\n{start}!\n{goal}!\n");
+    let path =
+        std::env::temp_dir().join(format!("solver-limits-{}-{name}.txt", std::process::id()));
+    std::fs::write(&path, text).expect("the generated puzzle is written");
+    path
+}
+
+/// 128x62 with 59 horizontal bars of 100 cells, one per row: every
+/// position has many moves and a 378-bit key.
+fn long_bars() -> PathBuf {
+    let bar = (1..100)
+        .map(|k| format!("{k},0"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    board("bars", &format!("b {bar}\n"), 128, 62, |r, c| {
+        let first = 1 + (r - 1) % 26;
+        match (r, c) {
+            (60, 1) => '@',
+            _ if r <= 59 && (first..first + 100).contains(&c) => 'b',
+            _ => ' ',
+        }
+    })
+}
+
+/// `side` x `side` packed with 1x1 blocks of 8 types, two cells free.
+fn dense(side: usize) -> PathBuf {
+    board(
+        &format!("dense{side}"),
+        "a\nb\nc\nd\ne\nf\ng\nh\n",
+        side,
+        side,
+        |r, c| match (r, c) {
+            (1, 1) => '@',
+            _ if r == side - 2 && c >= side - 3 => ' ',
+            _ => (b'a' + ((r * side + c) % 8) as u8) as char,
+        },
+    )
+}
+
+/// Runs a search expected to stop at a limit (exit 1): its JSON result.
+fn stopped(args: &[&str]) -> serde_json::Value {
+    let out = run_solver(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    serde_json::from_slice(&out.stdout).expect("one JSON result")
+}
+
+#[test]
+fn the_time_limit_holds_where_one_position_takes_milliseconds() {
+    for (puzzle, limit) in [(long_bars(), "1"), (dense(30), "2")] {
+        let started = std::time::Instant::now();
+        let path = puzzle.to_str().unwrap();
+        let r = stopped(&["solve", path, "--time-limit", limit, "--json", "--quiet"]);
+        let wall = started.elapsed().as_secs_f64();
+        assert_eq!(r["limit"], "time_limit");
+        let own = r["elapsed_ms"].as_f64().unwrap() / 1000.0;
+        let limit: f64 = limit.parse().unwrap();
+        // Within 1 s of the limit by its own clock; the wall clock also
+        // counts parsing and start-up on a shared 2-core machine.
+        assert!(own <= limit + 1.0, "{puzzle:?}: {own} s by its own clock");
+        assert!(
+            wall <= limit + 3.0,
+            "{puzzle:?}: {wall} s on the wall clock"
+        );
+    }
+}
+
+#[test]
+fn keys_too_wide_for_the_visited_set_are_refused_naming_the_limit() {
+    let puzzle = dense(40);
+    let path = puzzle.to_str().unwrap();
+    let out = run_solver(&["solve", path, "--quiet"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("-bit keys") && err.contains("the 4064 bits the visited set stores"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    let out = run_solver(&["count", path, "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    // IDA* stores no positions, so it runs.
+    let ida = ["--algorithm", "ida", "--max-positions", "50", "--json"];
+    let r = stopped(&[&["solve", path][..], &ida[..]].concat());
+    assert_eq!(r["limit"], "max_positions");
+    let out = run_solver(&["features", path, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
