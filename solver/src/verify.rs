@@ -77,6 +77,12 @@ pub fn replay(puzzle: &Puzzle, moves: &[SolutionMove]) -> Result<Replay, Illegal
 /// identity (an index is one physical block, never re-sorted), so a picture
 /// of the positions can follow each block; the renderer draws its frames
 /// from this instead of applying moves itself.
+///
+/// Long on purpose: this is the verifier. It checks every rule of a move
+/// (the block exists, its anchor, a slider's axis, the board's edge, walls,
+/// doors, other blocks) in one straight pass written apart from the move
+/// generator, so that a solution is judged by code that shares nothing with
+/// the search and each rule can be read against the error it gives.
 pub fn replay_observed(
     puzzle: &Puzzle,
     moves: &[SolutionMove],

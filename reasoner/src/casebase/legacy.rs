@@ -44,49 +44,21 @@ struct Line<'a> {
     rest: &'a str,
 }
 
-/// Reads a legacy case base; `path` names the file in errors and provenance.
-pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
-    let err = |line: usize, message: String| Error::CaseBaseSyntax {
+/// The error for `line` of the case base at `path`.
+fn syntax_error(path: &Path, line: usize, message: String) -> Error {
+    Error::CaseBaseSyntax {
         path: path.to_path_buf(),
         line,
         column: 1,
         message,
-    };
-    // Split into sections.
-    let mut sections: Vec<Vec<Line>> = Vec::new();
-    let mut current: Vec<Line> = Vec::new();
-    let mut ended = false;
-    for (i, raw) in text.lines().enumerate() {
-        let number = i + 1;
-        let line = raw.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if ended {
-            return Err(err(number, "text after the closing `!!`".to_string()));
-        }
-        match line {
-            "!!" => {
-                if !current.is_empty() {
-                    sections.push(std::mem::take(&mut current));
-                }
-                ended = true;
-            }
-            "!" => sections.push(std::mem::take(&mut current)),
-            _ => {
-                let (name, rest) = line
-                    .split_once(char::is_whitespace)
-                    .map(|(n, r)| (n, r.trim()))
-                    .unwrap_or((line, ""));
-                current.push(Line { number, name, rest });
-            }
-        }
     }
+}
+
+/// Reads a legacy case base; `path` names the file in errors and provenance.
+pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
+    let err = |line: usize, message: String| syntax_error(path, line, message);
     let last_line = text.lines().count().max(1);
-    if !ended {
-        return Err(err(last_line, "missing the closing `!!` line".to_string()));
-    }
-    let mut sections = sections.into_iter();
+    let mut sections = split_sections(text, path)?.into_iter();
     let declared: Vec<String> = sections
         .next()
         .ok_or_else(|| err(1, "missing the field-definition section".to_string()))?
@@ -111,97 +83,9 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
     };
     for (k, pair) in rest.chunks(2).enumerate() {
         let (feature_lines, solution_lines) = (&pair[0], &pair[1]);
-        let mut features = Features::default();
-        let mut comment = None;
-        for l in feature_lines {
-            if l.name == "comment" {
-                comment = Some(l.rest.to_string());
-                continue;
-            }
-            let (lo, hi) = range_of(l).map_err(|m| err(l.number, m))?;
-            if !declared.iter().any(|d| d == l.name) {
-                imported.warnings.push(format!(
-                    "{}:{}: feature {} is not declared in the first section; left out",
-                    path.display(),
-                    l.number,
-                    l.name
-                ));
-                continue;
-            }
-            let (Some(lo_v), Some(hi_v)) = (lo.parse::<f64>().ok(), hi.parse::<f64>().ok()) else {
-                return Err(err(l.number, format!("{}: not a number range", l.name)));
-            };
-            if lo_v > hi_v {
-                continue; // uninitialised
-            }
-            if l.name == SEARCH_SPACE_SIZE {
-                if let (Some(a), Some(b)) = (decimal_log10(lo), decimal_log10(hi)) {
-                    features.insert(SEARCH_SPACE_LOG10, Range::new(a, b));
-                }
-                if !(lo_v.is_finite() && hi_v.is_finite()) {
-                    continue;
-                }
-            }
-            features.insert(l.name, Range::new(lo_v, hi_v));
-        }
-        let mut params = ParamSet::default();
-        for l in solution_lines {
-            if l.name == "comment" {
-                continue;
-            }
-            let (lo, hi) = range_of(l).map_err(|m| err(l.number, m))?;
-            let (Some(v), Some(hi_v)) = (lo.parse::<f64>().ok(), hi.parse::<f64>().ok()) else {
-                return Err(err(l.number, format!("{}: not a number range", l.name)));
-            };
-            if v > hi_v {
-                continue; // uninitialised
-            }
-            let code = |table: &[(i64, &'static str)]| -> Result<&'static str, Error> {
-                table
-                    .iter()
-                    .find(|(c, _)| *c as f64 == v)
-                    .map(|(_, n)| *n)
-                    .ok_or_else(|| err(l.number, format!("{}: unknown code {v}", l.name)))
-            };
-            match l.name {
-                "algorithm" => {
-                    params.algorithm =
-                        match code(&[(0, "bfs"), (1, "bfs"), (2, "astar"), (3, "ida")])? {
-                            "bfs" => Algorithm::Bfs,
-                            "astar" => Algorithm::Astar,
-                            _ => Algorithm::Ida,
-                        }
-                }
-                "heuristic" => {
-                    params.heuristic = Heuristic::new(code(&[(0, "h0"), (1, "h1"), (2, "h2")])?)
-                }
-                "heuristic_weight" | "weight" => params.weight = v,
-                "h2_a" => params.h2[0] = v,
-                "h2_b" => params.h2[1] = v,
-                "h2_c" => params.h2[2] = v,
-                "spacevalue" | "space_value" => {
-                    params.space_value = (v > 0.0).then_some(v.round() as u64)
-                }
-                "restingblock" | "resting" => {
-                    params.resting = match code(&[(0, "off"), (1, "relaxed"), (2, "strict")])? {
-                        "off" => Resting::Off,
-                        "relaxed" => Resting::Relaxed,
-                        _ => Resting::Strict,
-                    }
-                }
-                "metric" => {
-                    params.metric = match code(&[(0, "steps"), (1, "moves")])? {
-                        "steps" => Metric::Steps,
-                        _ => Metric::Moves,
-                    }
-                }
-                other => imported.warnings.push(format!(
-                    "{}:{}: unknown solution attribute {other}; left out",
-                    path.display(),
-                    l.number
-                )),
-            }
-        }
+        let (features, comment) =
+            read_features(feature_lines, &declared, path, &mut imported.warnings)?;
+        let params = read_params(solution_lines, path, &mut imported.warnings)?;
         let first_line = feature_lines
             .first()
             .or(solution_lines.first())
@@ -210,18 +94,7 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
         params
             .validate()
             .map_err(|m| err(first_line, format!("case {}: {m}", k + 1)))?;
-        let base_name = comment
-            .as_deref()
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("legacy case {}", k + 1));
-        let mut name = base_name.clone();
-        let mut n = 2;
-        while imported.cases.iter().any(|c| c.name == name) {
-            name = format!("{base_name} ({n})");
-            n += 1;
-        }
+        let name = unique_name(comment.as_deref(), k, &imported.cases);
         imported.cases.push(Case {
             name,
             comment,
@@ -238,6 +111,189 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
         });
     }
     Ok(imported)
+}
+
+/// Splits the text into its `!`-ended sections of non-blank lines, checking
+/// that a `!!` line closes it and nothing follows.
+fn split_sections<'a>(text: &'a str, path: &Path) -> Result<Vec<Vec<Line<'a>>>, Error> {
+    let mut sections: Vec<Vec<Line>> = Vec::new();
+    let mut current: Vec<Line> = Vec::new();
+    let mut ended = false;
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if ended {
+            return Err(syntax_error(
+                path,
+                number,
+                "text after the closing `!!`".to_string(),
+            ));
+        }
+        match line {
+            "!!" => {
+                if !current.is_empty() {
+                    sections.push(std::mem::take(&mut current));
+                }
+                ended = true;
+            }
+            "!" => sections.push(std::mem::take(&mut current)),
+            _ => {
+                let (name, rest) = line
+                    .split_once(char::is_whitespace)
+                    .map(|(n, r)| (n, r.trim()))
+                    .unwrap_or((line, ""));
+                current.push(Line { number, name, rest });
+            }
+        }
+    }
+    if !ended {
+        let last_line = text.lines().count().max(1);
+        return Err(syntax_error(
+            path,
+            last_line,
+            "missing the closing `!!` line".to_string(),
+        ));
+    }
+    Ok(sections)
+}
+
+/// Reads a case's feature section into its features and its `comment`;
+/// undeclared features are left out with a warning, uninitialised ranges
+/// dropped.
+fn read_features(
+    lines: &[Line],
+    declared: &[String],
+    path: &Path,
+    warnings: &mut Vec<String>,
+) -> Result<(Features, Option<String>), Error> {
+    let mut features = Features::default();
+    let mut comment = None;
+    for l in lines {
+        if l.name == "comment" {
+            comment = Some(l.rest.to_string());
+            continue;
+        }
+        let (lo, hi) = range_of(l).map_err(|m| syntax_error(path, l.number, m))?;
+        if !declared.iter().any(|d| d == l.name) {
+            warnings.push(format!(
+                "{}:{}: feature {} is not declared in the first section; left out",
+                path.display(),
+                l.number,
+                l.name
+            ));
+            continue;
+        }
+        let (lo_v, hi_v) = numeric_range(l, lo, hi, path)?;
+        if lo_v > hi_v {
+            continue; // uninitialised
+        }
+        if l.name == SEARCH_SPACE_SIZE {
+            if let (Some(a), Some(b)) = (decimal_log10(lo), decimal_log10(hi)) {
+                features.insert(SEARCH_SPACE_LOG10, Range::new(a, b));
+            }
+            if !(lo_v.is_finite() && hi_v.is_finite()) {
+                continue;
+            }
+        }
+        features.insert(l.name, Range::new(lo_v, hi_v));
+    }
+    Ok((features, comment))
+}
+
+/// The two bounds of a line's range as numbers.
+fn numeric_range(l: &Line, lo: &str, hi: &str, path: &Path) -> Result<(f64, f64), Error> {
+    match (lo.parse::<f64>().ok(), hi.parse::<f64>().ok()) {
+        (Some(lo_v), Some(hi_v)) => Ok((lo_v, hi_v)),
+        _ => Err(syntax_error(
+            path,
+            l.number,
+            format!("{}: not a number range", l.name),
+        )),
+    }
+}
+
+/// Reads a case's solution section into parameters (codes in the module
+/// table); unknown attributes are left out with a warning.
+fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Result<ParamSet, Error> {
+    let mut params = ParamSet::default();
+    for l in lines {
+        if l.name == "comment" {
+            continue;
+        }
+        let (lo, hi) = range_of(l).map_err(|m| syntax_error(path, l.number, m))?;
+        let (v, hi_v) = numeric_range(l, lo, hi, path)?;
+        if v > hi_v {
+            continue; // uninitialised
+        }
+        let code = |table: &[(i64, &'static str)]| -> Result<&'static str, Error> {
+            table
+                .iter()
+                .find(|(c, _)| *c as f64 == v)
+                .map(|(_, n)| *n)
+                .ok_or_else(|| {
+                    syntax_error(path, l.number, format!("{}: unknown code {v}", l.name))
+                })
+        };
+        match l.name {
+            "algorithm" => {
+                params.algorithm = match code(&[(0, "bfs"), (1, "bfs"), (2, "astar"), (3, "ida")])?
+                {
+                    "bfs" => Algorithm::Bfs,
+                    "astar" => Algorithm::Astar,
+                    _ => Algorithm::Ida,
+                }
+            }
+            "heuristic" => {
+                params.heuristic = Heuristic::new(code(&[(0, "h0"), (1, "h1"), (2, "h2")])?)
+            }
+            "heuristic_weight" | "weight" => params.weight = v,
+            "h2_a" => params.h2[0] = v,
+            "h2_b" => params.h2[1] = v,
+            "h2_c" => params.h2[2] = v,
+            "spacevalue" | "space_value" => {
+                params.space_value = (v > 0.0).then_some(v.round() as u64)
+            }
+            "restingblock" | "resting" => {
+                params.resting = match code(&[(0, "off"), (1, "relaxed"), (2, "strict")])? {
+                    "off" => Resting::Off,
+                    "relaxed" => Resting::Relaxed,
+                    _ => Resting::Strict,
+                }
+            }
+            "metric" => {
+                params.metric = match code(&[(0, "steps"), (1, "moves")])? {
+                    "steps" => Metric::Steps,
+                    _ => Metric::Moves,
+                }
+            }
+            other => warnings.push(format!(
+                "{}:{}: unknown solution attribute {other}; left out",
+                path.display(),
+                l.number
+            )),
+        }
+    }
+    Ok(params)
+}
+
+/// The name of case `k` (from 0): its comment, or `legacy case N`, with
+/// ` (2)`, ` (3)`, ... added while it clashes with a case already read.
+fn unique_name(comment: Option<&str>, k: usize, cases: &[Case]) -> String {
+    let base_name = comment
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("legacy case {}", k + 1));
+    let mut name = base_name.clone();
+    let mut n = 2;
+    while cases.iter().any(|c| c.name == name) {
+        name = format!("{base_name} ({n})");
+        n += 1;
+    }
+    name
 }
 
 /// The two tokens of `name low high`.

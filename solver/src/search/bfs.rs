@@ -118,6 +118,13 @@ struct Context<'a> {
     deadline: Option<Instant>,
 }
 
+/// Breadth-first search from `start`, layer by layer.
+///
+/// Long on purpose: this is the hot loop. Each layer is cut into chunks,
+/// expanded by the workers, merged in serial order and checked against the
+/// limits; those steps share the visited set, the queues, the batches and the
+/// counters, and keeping them as locals of one function keeps the loop's
+/// order of events (and its limits) visible in one place.
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();

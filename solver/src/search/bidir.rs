@@ -44,30 +44,48 @@ pub fn goal_state(e: &Engine) -> Option<State> {
     Some(state)
 }
 
+/// A side of the search holding only `root`, at depth 0; `key` is scratch.
+fn new_side(e: &mut Engine, root: &State, key: &mut [u64]) -> Side {
+    let bits = e.encoding.key_bits();
+    let mut set = VisitedSet::new(bits, Recorded::Depth.bits());
+    let mut current = KeyQueue::new(bits);
+    e.encoding.encode(root, key);
+    set.insert(key, 0);
+    current.push(key);
+    Side {
+        set,
+        current,
+        next: KeyQueue::new(bits),
+        depth: 0,
+        root: root.clone(),
+    }
+}
+
+/// The path from the start to the goal through `meet`, a position both sides
+/// reached: the forward side's path to it, then the backward side's reversed.
+fn join_at(e: &mut Engine, sides: &[Side], meet: &State) -> Ending {
+    let forward = walk_back(e, &sides[0].set, &sides[0].root, meet, Recorded::Depth);
+    let backward = walk_back(e, &sides[1].set, &sides[1].root, meet, Recorded::Depth);
+    match (forward, backward) {
+        (Some(mut path), Some(mut back)) => {
+            back.reverse();
+            path.extend(back.into_iter().skip(1));
+            Ending::Found(path)
+        }
+        _ => Ending::Exhausted,
+    }
+}
+
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let Some(goal) = goal_state(e) else {
         return Ending::Exhausted;
     };
     let words = e.key_words();
-    let bits = e.encoding.key_bits();
     let mut key = vec![0u64; words];
     let mut successor = vec![0u64; words];
     let mut sides: Vec<Side> = [start, &goal]
         .iter()
-        .map(|root| {
-            let mut set = VisitedSet::new(bits, Recorded::Depth.bits());
-            let mut current = KeyQueue::new(bits);
-            e.encoding.encode(root, &mut key);
-            set.insert(&key, 0);
-            current.push(&key);
-            Side {
-                set,
-                current,
-                next: KeyQueue::new(bits),
-                depth: 0,
-                root: (*root).clone(),
-            }
-        })
+        .map(|root| new_side(e, root, &mut key))
         .collect();
     if e.is_goal(start) {
         e.examine(start);
@@ -119,28 +137,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             }
         }
         if let Some((_, meet)) = meeting {
-            let forward = walk_back(
-                e,
-                &sides[0].set,
-                &sides[0].root.clone(),
-                &meet,
-                Recorded::Depth,
-            );
-            let backward = walk_back(
-                e,
-                &sides[1].set,
-                &sides[1].root.clone(),
-                &meet,
-                Recorded::Depth,
-            );
-            match (forward, backward) {
-                (Some(mut path), Some(mut back)) => {
-                    back.reverse();
-                    path.extend(back.into_iter().skip(1));
-                    break Ending::Found(path);
-                }
-                _ => break Ending::Exhausted,
-            }
+            break join_at(e, &sides, &meet);
         }
         let side = &mut sides[s];
         std::mem::swap(&mut side.current, &mut side.next);

@@ -75,6 +75,39 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, Se
     Ok(locked)
 }
 
+/// Refuses bidirectional search where it cannot work: with a pruning that
+/// makes the graph one-way, or a goal that does not fix every block.
+fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError> {
+    if params.algorithm != Algorithm::Bidir {
+        return Ok(());
+    }
+    if engine.prunings.directed() {
+        return Err(SearchError::BidirOneWay(
+            engine
+                .prunings
+                .directed_names()
+                .iter()
+                .map(|n| n.to_string())
+                .collect(),
+        ));
+    }
+    if super::bidir::goal_state(engine).is_none() {
+        return Err(SearchError::BidirNeedsFixedGoal);
+    }
+    Ok(())
+}
+
+/// What is left of `limits` for the next goal section, after `examined`
+/// positions and the time since `started`.
+fn spend(remaining: &mut Limits, limits: &Limits, started: std::time::Instant, examined: u64) {
+    if let Some(m) = remaining.max_positions.as_mut() {
+        *m = m.saturating_sub(examined);
+    }
+    if let Some(t) = remaining.time_limit_seconds.as_mut() {
+        *t = (limits.time_limit_seconds.unwrap_or(0.0) - started.elapsed().as_secs_f64()).max(0.0);
+    }
+}
+
 /// Solves `puzzle`: every goal section in order.
 pub fn solve(
     puzzle: &Puzzle,
@@ -102,19 +135,7 @@ pub fn solve(
     for (k, goal) in puzzle.goals.iter().enumerate() {
         let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
         engine.check_key_width()?;
-        if params.algorithm == Algorithm::Bidir && engine.prunings.directed() {
-            return Err(SearchError::BidirOneWay(
-                engine
-                    .prunings
-                    .directed_names()
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect(),
-            ));
-        }
-        if params.algorithm == Algorithm::Bidir && super::bidir::goal_state(&engine).is_none() {
-            return Err(SearchError::BidirNeedsFixedGoal);
-        }
+        check_bidir(&engine, params)?;
         engine.forbidden = &kept;
         let start = current.take().unwrap_or_else(|| {
             let mut s = State::new(puzzle);
@@ -133,13 +154,7 @@ pub fn solve(
         total.peak_memory = total.peak_memory.max(stats.peak_memory);
         total.best_distance = stats.best_distance;
         total.best_distance_positions = stats.best_distance_positions;
-        if let Some(m) = remaining.max_positions.as_mut() {
-            *m = m.saturating_sub(stats.examined);
-        }
-        if let Some(t) = remaining.time_limit_seconds.as_mut() {
-            *t = (limits.time_limit_seconds.unwrap_or(0.0) - started.elapsed().as_secs_f64())
-                .max(0.0);
-        }
+        spend(&mut remaining, limits, started, stats.examined);
         match ending {
             Ending::Found(path) => {
                 goals_reached += 1;
