@@ -131,3 +131,33 @@ fn keys_too_wide_for_the_visited_set_are_refused_naming_the_limit() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--max-memory` bounds the whole process, not only the search's own
+/// tables: a count that needs about 80 MB stops with `max_memory`, its own
+/// count (`peak_memory_bytes`) stays under the limit, and the peak resident
+/// memory the kernel measured stays within 10% of it.
+#[test]
+fn max_memory_bounds_the_whole_process() {
+    use end_to_end::measure::run_measured;
+    use end_to_end::{solver_bin, workspace_root};
+    for mib in [24u64, 48] {
+        let limit = mib << 20;
+        let measured = run_measured(
+            std::process::Command::new(solver_bin())
+                .args(["count", "puzzles/bench/bench_1e7.txt", "--json"])
+                .args(["--max-memory", &format!("{mib}M")])
+                .current_dir(workspace_root()),
+        );
+        assert_eq!(measured.code, Some(1), "stopped by a limit: {measured:?}");
+        let report: serde_json::Value =
+            serde_json::from_str(measured.stdout.trim()).expect("one JSON result");
+        assert_eq!(report["limit"], "max_memory", "{report}");
+        let counted = report["peak_memory_bytes"].as_u64().expect("a count");
+        assert!(counted <= limit, "counted {counted} > limit {limit}");
+        assert!(
+            measured.peak_rss <= limit + limit / 10,
+            "peak RSS {} more than 10% over the {mib} MiB limit",
+            measured.peak_rss
+        );
+    }
+}

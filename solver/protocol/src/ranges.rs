@@ -125,7 +125,7 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
             min: 1 << 20,
             max: 1024 * TIB,
         },
-        meaning: "stop before the search holds more bytes",
+        meaning: "stop before the process holds more bytes",
     },
     NumericFlag {
         name: "time-limit",

@@ -240,7 +240,18 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                             let path = walk_back(e, &set, start, &goal, recorded);
                             break 'search path.map_or(Ending::Exhausted, Ending::Found);
                         }
-                        Some(Insert::New) => next.push(k),
+                        Some(Insert::New) => {
+                            // The next layer's queue doubles when full: refuse
+                            // that growth when it would cross --max-memory,
+                            // rather than notice after the allocation.
+                            if next.push_grows() {
+                                let others = set.bytes() + current.bytes() + batch_bytes;
+                                if e.memory_left(others as u64) < next.grown_bytes() as u64 {
+                                    break 'search Ending::Stopped(Limit::Memory);
+                                }
+                            }
+                            next.push(k)
+                        }
                         Some(Insert::Present { .. }) => {}
                     }
                 }

@@ -102,6 +102,13 @@ impl<'a> Engine<'a> {
         let encoding = Encoding::build(puzzle, &moves, params.encoding);
         let prunings = pruning::build(params, &geometry);
         let started = Instant::now();
+        // What the process already holds (code, libraries, the puzzle, an
+        // earlier subgoal's tables) counts against --max-memory too, so that
+        // the whole process, not only the search's own tables, stays within it.
+        let mut limits = *limits;
+        if let Some(m) = limits.max_memory.as_mut() {
+            *m = m.saturating_sub(resident_bytes());
+        }
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
             .time_limit_seconds
@@ -114,7 +121,7 @@ impl<'a> Engine<'a> {
             encoding,
             prunings,
             params: params.clone(),
-            limits: *limits,
+            limits,
             stats: Stats {
                 best_distance: u32::MAX,
                 ..Stats::default()
@@ -234,4 +241,13 @@ impl<'a> Engine<'a> {
     pub fn is_forbidden(&self, key: &[u64]) -> bool {
         self.forbidden.iter().any(|f| f.get(key).is_some())
     }
+}
+
+/// The process's resident memory in bytes now (Linux: `/proc/self/statm`; 0
+/// where that cannot be read, so the limit then covers the search alone).
+fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |pages| pages * 4096)
 }

@@ -36,7 +36,28 @@ impl KeyQueue {
         self.data.capacity()
     }
 
+    /// Whether pushing one more key makes the buffer grow (to
+    /// [`grown_bytes`](Self::grown_bytes)), so that a caller under a memory
+    /// limit can refuse the growth before it happens.
+    pub fn push_grows(&self) -> bool {
+        self.data.len() + self.words * 8 > self.data.capacity()
+    }
+
+    /// The capacity in bytes after the next growth: double, and at least room
+    /// for one whole-word store (`append_key` writes whole words, then trims).
+    pub fn grown_bytes(&self) -> usize {
+        (self.data.capacity() * 2)
+            .max(self.data.len() + self.words * 8)
+            .max(4096)
+    }
+
     pub fn push(&mut self, key: &[u64]) {
+        if self.push_grows() {
+            // Grow by an amount the caller could foresee, not by whatever the
+            // allocator's amortized policy picks.
+            let want = self.grown_bytes();
+            self.data.reserve_exact(want - self.data.len());
+        }
         append_key(&mut self.data, &key[..self.words], self.key_bytes);
     }
 
