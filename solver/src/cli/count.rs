@@ -3,18 +3,14 @@
 
 use clap::Args;
 
-use super::search_args::{LimitArgs, SearchArgs};
-use super::{Failure, PuzzleInput};
+use super::search_args::SearchJob;
+use super::Failure;
 use crate::search::{count, Progress};
 
 #[derive(Args, Debug)]
 pub struct CountArgs {
     #[command(flatten)]
-    pub input: PuzzleInput,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub limits: LimitArgs,
+    pub job: SearchJob,
     /// Print one JSON object per puzzle.
     #[arg(long)]
     pub json: bool,
@@ -24,9 +20,9 @@ pub struct CountArgs {
 }
 
 pub fn run(args: &CountArgs) -> Result<i32, Failure> {
-    let puzzles = args.input.load()?;
-    let params = args.search.params();
-    let limits = args.limits.limits();
+    let puzzles = args.job.input.load()?;
+    let params = args.job.search.params();
+    let limits = args.job.limits.limits();
     let mut code = 0;
     for p in &puzzles {
         let c = count::reachable(
@@ -35,10 +31,10 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
             &limits,
             Progress::new(args.quiet || args.json).with_limit(limits.max_positions),
         )
-        .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;
+        .map_err(|m| Failure::input(format!("{}: {m}", args.job.input.puzzle)))?;
         if args.json {
             let v = serde_json::json!({
-                "puzzle": args.input.puzzle,
+                "puzzle": args.job.input.puzzle,
                 "name": p.name,
                 "positions": c.positions,
                 "complete": c.complete,
@@ -50,7 +46,7 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
             });
             outln!("{v}");
         } else {
-            let name = p.name.as_deref().unwrap_or(&args.input.puzzle);
+            let name = p.name.as_deref().unwrap_or(&args.job.input.puzzle);
             if c.complete {
                 outln!(
                     "{name}: {} reachable positions (mean branching factor {:.4})",

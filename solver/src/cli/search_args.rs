@@ -5,9 +5,22 @@
 use clap::Args;
 
 use super::ranged::{real, reals, whole};
+use super::PuzzleInput;
 use crate::params::{
     Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, Resting, SearchParams,
 };
+
+/// What `solve` and `count` both take: the puzzle, how to search it and when
+/// to stop. One struct, flattened into each, so their flags cannot drift apart.
+#[derive(Args, Debug)]
+pub struct SearchJob {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
 
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {

@@ -3,8 +3,8 @@
 use clap::Args;
 
 use super::render::draw;
-use super::search_args::{LimitArgs, SearchArgs};
-use super::{check_writable, write_atomically, write_output, Failure, PuzzleInput};
+use super::search_args::SearchJob;
+use super::{check_writable, write_atomically, write_output, Failure};
 use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
@@ -15,11 +15,7 @@ use crate::solution::{self, SolutionMove};
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
-    pub input: PuzzleInput,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
-    pub limits: LimitArgs,
+    pub job: SearchJob,
     /// Print one JSON object per puzzle (JSON Lines for a collection).
     #[arg(long)]
     pub json: bool,
@@ -45,9 +41,9 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
             check_writable(file).map_err(|m| Failure::input(format!("{flag} {file}: {m}")))?;
         }
     }
-    let puzzles = args.input.load_with_goals()?;
-    let params = args.search.params();
-    let limits = args.limits.limits();
+    let puzzles = args.job.input.load_with_goals()?;
+    let params = args.job.search.params();
+    let limits = args.job.limits.limits();
     let many = puzzles.len() > 1;
     if let Some(out) = &args.render {
         Kind::of_path(out).map_err(Failure::input)?;
@@ -59,7 +55,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 .with_limit(limits.max_positions),
         };
         let out = search::solve(puzzle, &params, &limits, options)
-            .map_err(|m| Failure::input(format!("{}: {m}", args.input.puzzle)))?;
+            .map_err(|m| Failure::input(format!("{}: {m}", args.job.input.puzzle)))?;
         // Every solution is replayed by the independent verifier before it is reported.
         if let Some(lines) = &out.solution {
             match crate::verify::replay(puzzle, lines) {
@@ -89,7 +85,12 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 true => numbered(path, index + 1),
                 false => path.clone(),
             };
-            let drawn = render_solution(puzzle, &path, &args.input.puzzle, out.solution.as_deref());
+            let drawn = render_solution(
+                puzzle,
+                &path,
+                &args.job.input.puzzle,
+                out.solution.as_deref(),
+            );
             written = written.and(drawn);
         }
         // The result is printed even when its file could not be written, then the error.
@@ -119,7 +120,7 @@ fn make_report(
     limits: Limits,
 ) -> SolveReport {
     SolveReport {
-        puzzle: args.input.puzzle.clone(),
+        puzzle: args.job.input.puzzle.clone(),
         name: puzzle.name.clone(),
         status: out.status,
         steps: out.steps(),
