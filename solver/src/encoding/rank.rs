@@ -242,16 +242,24 @@ impl RankEncoding {
         rank
     }
 
-    /// Multi-word ranking. `m` shrinks cell by cell, so the arithmetic runs
-    /// over its significant words only, and once `m` fits the 128-bit path
-    /// the rest of the board is ranked there.
-    fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
+    /// Starts a multi-word ranking or unranking: every symbol remaining, `m`
+    /// at the bound, `rest` zero. Returns the number of cells to place.
+    #[inline]
+    fn reset_wide(&mut self) -> u64 {
         self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.length as u64;
         let w = self.bound.len();
         self.m[..w].copy_from_slice(&self.bound);
         self.m[w] = 0;
         self.rest.fill(0);
+        self.length as u64
+    }
+
+    /// Multi-word ranking. `m` shrinks cell by cell, so the arithmetic runs
+    /// over its significant words only, and once `m` fits the 128-bit path
+    /// the rest of the board is ranked there.
+    fn encode_wide(&mut self, state: &State, key: &mut [u64]) {
+        let mut n = self.reset_wide();
+        let w = self.bound.len();
         let mut significant = w;
         for k in 0..self.open.len() {
             if self.fits_u128(&self.m, significant) {
@@ -368,12 +376,8 @@ impl RankEncoding {
 
     fn decode_wide(&mut self, key: &[u64], state: &mut State) {
         self.begin_fill(state);
-        self.remaining.copy_from_slice(&self.counts);
-        let mut n = self.length as u64;
+        let mut n = self.reset_wide();
         let w = self.bound.len();
-        self.m[..w].copy_from_slice(&self.bound);
-        self.m[w] = 0;
-        self.rest.fill(0);
         self.rest[..key.len()].copy_from_slice(key);
         let mut cursor = 0;
         let space = self.space();

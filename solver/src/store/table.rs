@@ -264,6 +264,13 @@ impl KeyTable {
         if self.narrow() {
             return self.probe_narrow(key[0], hash).ok();
         }
+        self.probe_wide(key, hash).ok()
+    }
+
+    /// Probes for a key wider than one word from its home slot: `Ok` with
+    /// its slot and payload, or `Err` with the empty slot where it belongs.
+    #[inline]
+    fn probe_wide(&self, key: &[u64], hash: u64) -> Result<(usize, u64), usize> {
         let words = self.slot_bytes.div_ceil(8);
         let mut v = [0u64; MAX_WORDS];
         let mut slot = self.home(hash);
@@ -271,10 +278,10 @@ impl KeyTable {
             self.read_slot(slot, &mut v[..words]);
             let p = self.payload_of(&v[..words]);
             if p == self.empty_payload() {
-                return None;
+                return Err(slot);
             }
             if self.key_matches(&v, key) {
-                return Some((slot, p));
+                return Ok((slot, p));
             }
             slot = (slot + 1) & (self.capacity - 1);
         }
@@ -297,25 +304,18 @@ impl KeyTable {
                 }
             };
         }
-        let words = self.slot_bytes.div_ceil(8);
-        let mut v = [0u64; MAX_WORDS];
-        let mut slot = self.home(hash);
-        loop {
-            self.read_slot(slot, &mut v[..words]);
-            let p = self.payload_of(&v[..words]);
-            if p == self.empty_payload() {
-                v[..words].fill(0);
+        match self.probe_wide(key, hash) {
+            Ok((slot, payload)) => Insert::Present { slot, payload },
+            Err(slot) => {
+                let words = self.slot_bytes.div_ceil(8);
+                let mut v = [0u64; MAX_WORDS];
                 let kw = key.len().min(words);
                 v[..kw].copy_from_slice(&key[..kw]);
                 self.set_payload_bits(&mut v[..words], payload);
                 self.write_slot(slot, &v[..words]);
                 self.len += 1;
-                return Insert::New;
+                Insert::New
             }
-            if self.key_matches(&v, key) {
-                return Insert::Present { slot, payload: p };
-            }
-            slot = (slot + 1) & (self.capacity - 1);
         }
     }
 
@@ -333,20 +333,10 @@ impl KeyTable {
             self,
             KeyTable::new(self.key_bits, self.payload_bits, self.capacity * 2),
         );
-        let words = old.slot_bytes.div_ceil(8);
-        let key_words = (old.key_bits as usize).div_ceil(64).max(1);
-        let mut v = [0u64; MAX_WORDS];
-        for slot in 0..old.capacity {
-            old.read_slot(slot, &mut v[..words]);
-            let payload = old.payload_of(&v[..words]);
-            if payload == old.empty_payload() {
-                continue;
-            }
-            let mut key = v;
-            clear_above(&mut key[..words], old.key_bits);
-            let h = hash_key(&key[..key_words]);
-            self.insert(&key[..key_words], h, payload);
-        }
+        old.for_each(|key, payload| {
+            let h = hash_key(key);
+            self.insert(key, h, payload);
+        });
     }
 
     /// Calls `f(key, payload)` for every stored key (key words beyond the key bits are zero).
