@@ -14,8 +14,6 @@ pub mod pdb;
 
 /// Zero everywhere: also the heuristic of `--algorithm dfid`, which makes
 /// IDA* depth-first iterative deepening.
-pub use blind::Blind;
-
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State};

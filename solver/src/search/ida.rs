@@ -11,7 +11,8 @@ use crate::moves::{Move, State};
 use crate::params::Algorithm;
 
 struct Walk<'h> {
-    heuristic: Box<dyn Heuristic + 'h>,
+    /// `None` under `--algorithm dfid`: the estimate is zero.
+    heuristic: Option<Box<dyn Heuristic + 'h>>,
     weight: f64,
     /// Moves kept at each depth (filtered by the prunings).
     lists: Vec<Vec<Move>>,
@@ -52,12 +53,10 @@ enum Step {
 }
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
-    let heuristic: Box<dyn Heuristic> = if e.params.algorithm == Algorithm::Dfid {
-        Box::new(heuristics::Blind)
-    } else {
-        heuristics::build(&e.params, e.puzzle, &e.geometry)
-    };
-    let tables = heuristic.memory_bytes();
+    // DFID is IDA* whose bound is on g alone: no heuristic is built at all.
+    let heuristic = (e.params.algorithm != Algorithm::Dfid)
+        .then(|| heuristics::build(&e.params, e.puzzle, &e.geometry));
+    let tables = heuristic.as_ref().map_or(0, |h| h.memory_bytes());
     e.stats.peak_memory = e.stats.peak_memory.max(tables);
     let mut walk = Walk {
         heuristic,
@@ -70,7 +69,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     };
     let mut state = start.clone();
     let root = Node {
-        h: walk.heuristic.estimate(&state),
+        h: walk.heuristic.as_mut().map_or(0, |h| h.estimate(&state)),
         distance: e.geometry.goal_distance(&state),
     };
     let mut bound = e.params.ida_limit.map_or(walk.f(0, root.h), |l| l as u64);
@@ -130,7 +129,10 @@ fn dfs(e: &mut Engine, walk: &mut Walk, state: &mut State, root: Node, bound: u6
         e.moves.apply(state, m);
         walk.path.push(m);
         let child = Node {
-            h: walk.heuristic.estimate_after(state, m, node.h),
+            h: walk
+                .heuristic
+                .as_mut()
+                .map_or(0, |h| h.estimate_after(state, m, node.h)),
             distance: e.geometry.distance_after(node.distance, m, state),
         };
         match enter(e, walk, state, child, depth as u64 + 1, bound, &mut frames) {
