@@ -12,8 +12,13 @@ use crate::moves::{State, NO_OWNER};
 /// Table value of positions the search did not reach.
 pub const UNSEEN: u8 = u8::MAX;
 
-/// The distance table of `abs`, one byte per rank.
-pub fn fill(abs: &mut Abstraction) -> Vec<u8> {
+/// Expansions between two calls of the progress callback.
+const REPORT_EVERY: u32 = 1 << 16;
+
+/// The distance table of `abs`, one byte per rank. `progress` is called now
+/// and then with the entries reached so far and the current distance, so a
+/// long build can show how far it is.
+pub fn fill(abs: &mut Abstraction, progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
     let mut dist = vec![UNSEEN; abs.size as usize];
     let mut current: Vec<u32> = Vec::new();
     let mut state = State::new(&abs.puzzle);
@@ -27,6 +32,8 @@ pub fn fill(abs: &mut Abstraction) -> Vec<u8> {
     let mut next: Vec<u32> = Vec::new();
     let mut moves = Vec::new();
     let mut d: u8 = 0;
+    let mut reached = current.len() as u64;
+    let mut since_report = 0u32;
     while !current.is_empty() && d < UNSEEN - 1 {
         let mut k = 0;
         while k < current.len() {
@@ -34,6 +41,11 @@ pub fn fill(abs: &mut Abstraction) -> Vec<u8> {
             k += 1;
             if dist[r] != d {
                 continue; // reached more cheaply since it was queued
+            }
+            since_report += 1;
+            if since_report == REPORT_EVERY {
+                since_report = 0;
+                progress(reached, d);
             }
             abs.unrank(r, &mut state);
             abs.moves.generate(&state, &mut moves);
@@ -44,6 +56,7 @@ pub fn fill(abs: &mut Abstraction) -> Vec<u8> {
                 let r2 = abs.rank(&state);
                 abs.moves.undo(&mut state, m);
                 if dist[r2] > nd {
+                    reached += u64::from(dist[r2] == UNSEEN);
                     dist[r2] = nd;
                     if free {
                         current.push(r2 as u32);
@@ -56,6 +69,7 @@ pub fn fill(abs: &mut Abstraction) -> Vec<u8> {
         std::mem::swap(&mut current, &mut next);
         next.clear();
         d += 1;
+        progress(reached, d);
     }
     dist
 }

@@ -92,11 +92,13 @@ pub fn load_tables(
                             from_cache: true,
                         };
                     }
-                    if announce {
-                        eprintln!("pdb: building a table of {} entries", abstraction.size);
-                    }
+                    let bar = build_bar(announce, abstraction.size);
                     let started = Instant::now();
-                    let values = build::fill(&mut abstraction);
+                    let values = build::fill(&mut abstraction, &mut |reached, depth| {
+                        bar.set_position(reached);
+                        bar.set_message(format!("distance {depth}"));
+                    });
+                    bar.finish_and_clear();
                     let build_ms = started.elapsed().as_millis() as u64;
                     if let Some(dir) = cache_dir {
                         if let Err(e) = cache::store(dir, &key, &values) {
@@ -117,6 +119,22 @@ pub fn load_tables(
                 .collect()
         })
         .collect()
+}
+
+/// A progress bar for building a table of `size` entries on stderr (entries
+/// reached, distance, elapsed); hidden when stderr is not a terminal.
+fn build_bar(shown: bool, size: u64) -> indicatif::ProgressBar {
+    if !shown {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(size);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "pdb table {bar:30} {human_pos}/{human_len} entries, {msg} [{elapsed}]",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// The cache folder `params` ask for: `--pdb-cache DIR`, `off`, or the default.
