@@ -12,8 +12,6 @@ mod h2;
 mod manhattan;
 pub mod pdb;
 
-/// Zero everywhere: also the heuristic of `--algorithm dfid`, which makes
-/// IDA* depth-first iterative deepening.
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State};

@@ -41,11 +41,6 @@ impl Frames {
             solved: replay.solved,
         })
     }
-
-    /// The last frame.
-    pub fn last(&self) -> &[usize] {
-        self.anchors.last().expect("there is always a start frame")
-    }
 }
 
 fn start_anchors(puzzle: &Puzzle) -> Vec<usize> {
@@ -69,7 +64,10 @@ mod tests {
         let w = p.board.width();
         assert_eq!(f.anchors[0], vec![w + 1, w + 3]);
         assert_eq!(f.anchors[1], vec![w + 1, 2 * w + 3]);
-        assert_eq!(f.last(), &[2 * w + 2, 2 * w + 3]);
+        assert_eq!(
+            f.anchors.last().map(Vec::as_slice),
+            Some(&[2 * w + 2, 2 * w + 3][..])
+        );
         assert_eq!(f.moves, vec!["a 1,3 D", "@ 1,1 RD"]);
         let illegal = solution::parse("@ 1,1 U\n", "s").unwrap();
         let e = Frames::replay(&p, &illegal).unwrap_err();

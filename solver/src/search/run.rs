@@ -81,14 +81,10 @@ fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError
     if params.algorithm != Algorithm::Bidir {
         return Ok(());
     }
-    if engine.prunings.directed() {
+    let one_way = engine.prunings.directed_names();
+    if !one_way.is_empty() {
         return Err(SearchError::BidirOneWay(
-            engine
-                .prunings
-                .directed_names()
-                .iter()
-                .map(|n| n.to_string())
-                .collect(),
+            one_way.iter().map(|n| n.to_string()).collect(),
         ));
     }
     if super::bidir::goal_state(engine).is_none() {
