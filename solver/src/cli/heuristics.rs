@@ -20,7 +20,7 @@ pub fn run(args: &HeuristicsArgs) -> Result<i32, Failure> {
         let infos: Vec<_> = REGISTRY.iter().map(|s| s.info()).collect();
         let text = serde_json::to_string(&infos)
             .map_err(|e| Failure::input(format!("cannot write the list: {e}")))?;
-        println!("{text}");
+        outln!("{text}");
         return Ok(0);
     }
     for s in REGISTRY {
@@ -34,7 +34,7 @@ pub fn run(args: &HeuristicsArgs) -> Result<i32, Failure> {
         } else {
             format!(", options --{}", s.options.join(" --"))
         };
-        println!("{:<10} {admissible}{options}: {}", s.name, s.doc);
+        outln!("{:<10} {admissible}{options}: {}", s.name, s.doc);
     }
     Ok(0)
 }

@@ -37,17 +37,14 @@ pub struct PdbCommandArgs {
 
 pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
     let (PdbAction::Build(a) | PdbAction::Info(a)) = &args.action;
-    let puzzles = a.input.load()?;
+    let puzzles = a.input.load_with_goals()?;
     let mut params = a.search.params();
     params.heuristic = Kind::new(pdb::SPEC.name);
     let dir = pdb::cache_dir(&params);
     for p in &puzzles {
-        if p.goals.is_empty() {
-            return Err(Failure::input(format!(
-                "{}: the puzzle has no goal section: add a goal grid after the start grid",
-                a.input.puzzle
-            )));
-        }
+        // The start estimate is the first goal's: its tables are kept from
+        // the loop instead of being planned and loaded a second time.
+        let mut first = None;
         for (k, goal) in p.goals.iter().enumerate() {
             let geometry = Geometry::new(p, Some(goal));
             let spec = params.pdb.patterns.as_deref();
@@ -55,24 +52,28 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
                 .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
             let groups = pdb::load_tables(p, &geometry, &plan, params.metric, dir.as_ref());
             let name = p.name.as_deref().unwrap_or(&a.input.puzzle);
-            println!("{name}, goal {} of {}:", k + 1, p.goals.len());
-            print_tables(p, &groups);
+            outln!("{name}, goal {} of {}:", k + 1, p.goals.len());
+            print_tables(p, &groups)?;
+            if k == 0 {
+                first = Some((geometry, groups));
+            }
         }
-        let geometry = Geometry::new(p, p.goals.first());
-        let mut h = pdb::PatternDatabases::new(p, &geometry, &params);
-        let mut start = State::new(p);
-        start.load(&p.start, &crate::moves::ShapeTable::new(p));
-        println!("start estimate: {}", h.estimate(&start));
+        if let Some((geometry, groups)) = first {
+            let mut h = pdb::PatternDatabases::from_tables(p, &geometry, params.metric, groups);
+            let mut start = State::new(p);
+            start.load(&p.start, &crate::moves::ShapeTable::new(p));
+            outln!("start estimate: {}", h.estimate(&start));
+        }
     }
     match &dir {
-        Some(d) => println!("cache: {}", d.display()),
-        None => println!("cache: off"),
+        Some(d) => outln!("cache: {}", d.display()),
+        None => outln!("cache: off"),
     }
     Ok(0)
 }
 
 /// One line per table: its group, blocks, entries, source and mean value.
-fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) {
+fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) -> Result<(), Failure> {
     for (g, group) in groups.iter().enumerate() {
         for t in group {
             let abs = &t.abstraction;
@@ -96,7 +97,7 @@ fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) {
             } else {
                 format!("built in {} ms", t.build_ms)
             };
-            println!(
+            outln!(
                 "  group {} ({}): blocks {}{}; {} entries ({} bytes), {source}, mean value {:.2}",
                 g + 1,
                 if group.len() > 1 { "added" } else { "alone" },
@@ -112,4 +113,5 @@ fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) {
             );
         }
     }
+    Ok(())
 }

@@ -170,14 +170,21 @@ impl PatternDatabases {
                 )
             })
             .unwrap_or_default();
+        PatternDatabases::from_tables(puzzle, geometry, params.metric, groups)
+    }
+
+    /// The heuristic over tables already built or loaded (groups added,
+    /// groups combined by maximum, never below Manhattan plus linear conflict).
+    pub fn from_tables(
+        puzzle: &Puzzle,
+        geometry: &Geometry,
+        metric: Metric,
+        groups: Vec<Vec<Table>>,
+    ) -> PatternDatabases {
         let bytes = groups.iter().flatten().map(|t| t.values.len() as u64).sum();
         PatternDatabases {
             groups,
-            manhattan: ManhattanLinearConflict::new(
-                puzzle,
-                geometry,
-                params.metric == Metric::Moves,
-            ),
+            manhattan: ManhattanLinearConflict::new(puzzle, geometry, metric == Metric::Moves),
             bytes,
         }
     }
