@@ -439,12 +439,7 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
                     .clone()
                     .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
                     .unwrap_or_else(|| "puzzle".to_string());
-                let mut name = base.clone();
-                let mut k = 2;
-                while cb.find(&name).is_some() {
-                    name = format!("{base} ({k})");
-                    k += 1;
-                }
+                let name = casebase::unique_name(&base, |n| cb.find(n).is_some());
                 cb.cases.push(Case {
                     name: name.clone(),
                     comment: None,

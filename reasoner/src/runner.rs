@@ -366,7 +366,7 @@ impl Runner {
         limits: &RunLimits,
         tag: usize,
     ) -> AttemptResult {
-        let solution_file = self.scratch.path().join(format!("attempt-{tag}.txt"));
+        let solution_file = self.scratch_file(&format!("attempt-{tag}.txt"));
         let mut args = vec![
             "solve".to_string(),
             puzzle.display().to_string(),

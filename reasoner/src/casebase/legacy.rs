@@ -287,13 +287,7 @@ fn unique_name(comment: Option<&str>, k: usize, cases: &[Case]) -> String {
         .filter(|c| !c.is_empty())
         .map(str::to_string)
         .unwrap_or_else(|| format!("legacy case {}", k + 1));
-    let mut name = base_name.clone();
-    let mut n = 2;
-    while cases.iter().any(|c| c.name == name) {
-        name = format!("{base_name} ({n})");
-        n += 1;
-    }
-    name
+    super::unique_name(&base_name, |n| cases.iter().any(|c| c.name == n))
 }
 
 /// The two tokens of `name low high`.

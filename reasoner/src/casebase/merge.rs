@@ -91,12 +91,10 @@ pub fn merge(bases: &[CaseBase]) -> Merged {
     let mut renamed = 0;
     for (_, mut case) in kept {
         if merged.find(&case.name).is_some() {
+            // The bare name is held in `merged`; a suffix must be free of
+            // every kept case's name.
             let base = case.name.clone();
-            let mut k = 2;
-            while taken.contains(&format!("{base} ({k})")) {
-                k += 1;
-            }
-            case.name = format!("{base} ({k})");
+            case.name = super::unique_name(&base, |n| n == base || taken.contains(n));
             taken.insert(case.name.clone());
             renamed += 1;
         }

@@ -252,6 +252,19 @@ pub fn sha256_file(path: &Path) -> Result<String, Error> {
 }
 
 /// 1-based line and column of a byte offset.
+/// `base`, or `base (2)`, `base (3)`, ... : the first that `taken` does not
+/// claim. How a case keeps its own name beside another of the same name
+/// (retain, legacy import, merge).
+pub fn unique_name(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = base.to_string();
+    let mut k = 2;
+    while taken(&name) {
+        name = format!("{base} ({k})");
+        k += 1;
+    }
+    name
+}
+
 pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text[..offset];

@@ -91,9 +91,15 @@ pub fn scheduler_mib(bytes: u64) -> u64 {
 /// What a solver process needs beyond its `--max-memory` accounting.
 pub const MEMORY_HEADROOM_MIB: u64 = 64;
 
+/// Whole seconds of `t`, rounded up (a scheduler must not cut an attempt
+/// short of its limit).
+pub fn ceil_secs(t: Duration) -> u64 {
+    t.as_secs() + u64::from(t.subsec_nanos() > 0)
+}
+
 /// A wall-clock limit as Slurm's `minutes:seconds`, rounded up to a second.
 pub fn minutes_seconds(t: Duration) -> String {
-    let secs = t.as_secs() + u64::from(t.subsec_nanos() > 0);
+    let secs = ceil_secs(t);
     format!("{}:{:02}", secs / 60, secs % 60)
 }
 

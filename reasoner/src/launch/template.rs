@@ -20,7 +20,7 @@
 
 use std::path::Path;
 
-use super::{scheduler_mib, solver_words, JobSpec, Launcher};
+use super::{ceil_secs, scheduler_mib, solver_words, JobSpec, Launcher};
 
 /// The placeholder for the solver command line.
 pub const ARGS: &str = "{args}";
@@ -80,11 +80,7 @@ impl Launcher for Template {
         let values = [
             ("{name}", Some(job.name.to_string())),
             ("{mem_mb}", job.memory.map(|b| scheduler_mib(b).to_string())),
-            (
-                "{time_s}",
-                job.time
-                    .map(|t| (t.as_secs() + u64::from(t.subsec_nanos() > 0)).to_string()),
-            ),
+            ("{time_s}", job.time.map(|t| ceil_secs(t).to_string())),
         ];
         let mut line = Vec::new();
         for word in &self.words {
