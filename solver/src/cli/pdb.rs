@@ -48,7 +48,7 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
         for (k, goal) in p.goals.iter().enumerate() {
             let geometry = Geometry::new(p, Some(goal));
             let spec = params.pdb.patterns.as_deref();
-            let plan = patterns::plan(p, &geometry, spec, params.pdb.memory, params.metric)
+            let plan = patterns::plan(p, &geometry, spec, params.pdb.memory)
                 .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
             let groups = pdb::load_tables(p, &geometry, &plan, params.metric, dir.as_ref());
             let name = p.name.as_deref().unwrap_or(&a.input.puzzle);

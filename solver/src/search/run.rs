@@ -68,7 +68,7 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, Se
             let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
             let spec = params.pdb.patterns.as_deref();
             let memory = params.pdb.memory;
-            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory, params.metric)
+            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory)
                 .map_err(SearchError::Heuristic)?;
         }
     }

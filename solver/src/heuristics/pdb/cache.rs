@@ -1,9 +1,9 @@
 //! The disk cache of pattern databases. A table's key is the full text of
 //! what determines it (board with walls and doors, the abstract block types
-//! and counts, the abstract goal, which blocks count, the metric, the file
-//! format's version); the file name is its SHA-256 and the file repeats the
-//! key, so a table is used only for exactly the abstraction it was built for
-//! and a changed puzzle rebuilds it. Files are written to a temporary name
+//! and counts, the abstract goal, which blocks count, the metric, the index
+//! layout, the file format's version); the file name is its SHA-256 and the
+//! file repeats the key, so a table is used only for exactly the abstraction
+//! it was built for and a changed puzzle rebuilds it. Files are written to a temporary name
 //! and renamed, so a crash never leaves a half-written table under a real name.
 
 use std::io::{Read, Write};
@@ -21,7 +21,7 @@ const MAGIC: &[u8; 8] = b"SBPPDB1\n";
 pub fn key(abs: &Abstraction, metric: Metric) -> String {
     let p = &abs.puzzle;
     format!(
-        "board {}x{} {:?}\ntypes {:?}\ncounts {:?}\ngoal {:?}\ncounted {:?}\nmetric {:?}\n",
+        "board {}x{} {:?}\ntypes {:?}\ncounts {:?}\ngoal {:?}\ncounted {:?}\nmetric {:?}\nindex {}\n",
         p.board.width(),
         p.board.height(),
         p.board.cells(),
@@ -29,7 +29,8 @@ pub fn key(abs: &Abstraction, metric: Metric) -> String {
         p.counts,
         p.goals,
         abs.counted,
-        metric
+        metric,
+        abs.index.layout()
     )
 }
 

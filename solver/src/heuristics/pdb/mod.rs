@@ -159,7 +159,7 @@ impl PatternDatabases {
     /// the estimate falls back to Manhattan plus linear conflict alone.
     pub fn new(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> PatternDatabases {
         let spec = params.pdb.patterns.as_deref();
-        let groups = patterns::plan(puzzle, geometry, spec, params.pdb.memory, params.metric)
+        let groups = patterns::plan(puzzle, geometry, spec, params.pdb.memory)
             .map(|plan| {
                 load_tables(
                     puzzle,

@@ -17,7 +17,6 @@
 use super::abstraction::{Abstraction, Pattern};
 use crate::geometry::Geometry;
 use crate::model::{CellKind, Puzzle};
-use crate::params::Metric;
 
 /// The patterns to build: the sum within each group, the maximum over groups.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +31,6 @@ pub fn plan(
     geometry: &Geometry,
     spec: Option<&str>,
     memory: u64,
-    metric: Metric,
 ) -> Result<Plan, String> {
     let tiles = tile_goals(puzzle, geometry);
     let plan = match (spec, &tiles) {
@@ -48,8 +46,8 @@ pub fn plan(
                 .map(|group| vec![block_pattern(puzzle, geometry, group)])
                 .collect(),
         },
-        (None, Some(order)) => auto_tiles(puzzle, geometry, order, memory, metric),
-        (None, None) => auto_blocks(puzzle, geometry, memory, metric),
+        (None, Some(order)) => auto_tiles(puzzle, geometry, order, memory),
+        (None, None) => auto_blocks(puzzle, geometry, memory),
     };
     let used: Vec<usize> = plan
         .groups
@@ -63,8 +61,8 @@ pub fn plan(
     }
     let mut total = 0u64;
     for pattern in plan.groups.iter().flatten() {
-        match Abstraction::new(puzzle, geometry, pattern, metric) {
-            Some(a) => total += a.size,
+        match Abstraction::size(puzzle, geometry, pattern) {
+            Some(size) => total += size,
             None => total = u64::MAX,
         }
     }
@@ -162,20 +160,14 @@ fn block_id(item: &str) -> Option<char> {
 }
 
 /// Equal groups of tiles in goal order, as large as `memory` allows.
-fn auto_tiles(
-    puzzle: &Puzzle,
-    geometry: &Geometry,
-    order: &[usize],
-    memory: u64,
-    metric: Metric,
-) -> Plan {
+fn auto_tiles(puzzle: &Puzzle, geometry: &Geometry, order: &[usize], memory: u64) -> Plan {
     for k in (1..=order.len()).rev() {
         let patterns: Vec<Pattern> = order
             .chunks(k)
             .map(|c| tile_pattern(puzzle, c.to_vec()))
             .collect();
         let total = patterns.iter().try_fold(0u64, |sum, p| {
-            Abstraction::new(puzzle, geometry, p, metric).map(|a| sum + a.size)
+            Abstraction::size(puzzle, geometry, p).map(|size| sum + size)
         });
         if total.is_some_and(|t| t <= memory) {
             return Plan {
@@ -187,7 +179,7 @@ fn auto_tiles(
 }
 
 /// Two abstractions within half of `memory` each (one if it keeps every block).
-fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64, metric: Metric) -> Plan {
+fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64) -> Plan {
     let goal = block_pattern(puzzle, geometry, Vec::new()).counted;
     let near = |i: usize| {
         geometry
@@ -203,7 +195,7 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64, metric: Metric
         .collect();
     others.sort_by_key(|&i| (near(i), i));
     let budget = memory / 2;
-    let first = greedy(puzzle, geometry, &goal, &others, budget, metric);
+    let first = greedy(puzzle, geometry, &goal, &others, budget);
     let mut groups = vec![vec![first.clone()]];
     if first.counted.len() < puzzle.instances() {
         let mut rest: Vec<usize> = others
@@ -212,7 +204,7 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64, metric: Metric
             .filter(|i| !first.counted.contains(i))
             .collect();
         rest.extend(others.iter().filter(|i| first.counted.contains(i)));
-        let second = greedy(puzzle, geometry, &goal, &rest, budget, metric);
+        let second = greedy(puzzle, geometry, &goal, &rest, budget);
         if second != first {
             groups.push(vec![second]);
         }
@@ -229,14 +221,13 @@ fn greedy(
     goal: &[usize],
     candidates: &[usize],
     budget: u64,
-    metric: Metric,
 ) -> Pattern {
     let mut kept = goal.to_vec();
     for &i in candidates {
         let mut trial = kept.clone();
         trial.push(i);
         let pattern = block_pattern(puzzle, geometry, trial.clone());
-        if Abstraction::new(puzzle, geometry, &pattern, metric).is_none_or(|a| a.size > budget) {
+        if Abstraction::size(puzzle, geometry, &pattern).is_none_or(|size| size > budget) {
             break;
         }
         kept = trial;
