@@ -552,6 +552,7 @@ mod tests {
             elapsed_ms: 1,
             peak_memory_bytes: 100,
             encoding: "rank".into(),
+            encoding_reason: "rank (asked for)".into(),
             key_bits: 20,
             limit: None,
             params: Default::default(),

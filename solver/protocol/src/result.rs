@@ -70,6 +70,9 @@ pub struct SolveReport {
     pub peak_memory_bytes: u64,
     /// Bits per stored key and encoding actually used.
     pub encoding: String,
+    /// Why that encoding: asked for, or what `--encoding auto` weighed.
+    #[serde(default)]
+    pub encoding_reason: String,
     pub key_bits: u32,
     /// What stopped the search when `status` is `limit_reached`.
     pub limit: Option<String>,

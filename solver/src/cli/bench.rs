@@ -81,11 +81,11 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
                     }
                     let c = best.expect("at least one run");
                     let secs = (c.elapsed_ms as f64 / 1000.0).max(1e-3);
-                    let bits = key_bits(puzzle, encoding);
+                    let bits = c.key_bits;
                     outln!(
                         "| {name} | {} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} |",
                         c.positions,
-                        format!("{encoding:?}").to_lowercase(),
+                        c.encoding,
                         c.examined as f64 / secs,
                         c.peak_memory as f64 / c.positions.max(1) as f64
                     );
@@ -94,11 +94,4 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
         }
     }
     Ok(0)
-}
-
-/// Key width of an encoding for a puzzle.
-fn key_bits(puzzle: &crate::model::Puzzle, kind: EncodingKind) -> u32 {
-    use crate::encoding::PositionEncoding;
-    let moves = crate::moves::MoveGenerator::new(puzzle, crate::params::Metric::Steps, &[]);
-    crate::encoding::Encoding::build(puzzle, &moves, kind).key_bits()
 }

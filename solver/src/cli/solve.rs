@@ -135,6 +135,7 @@ fn make_report(
         elapsed_ms: out.elapsed_ms,
         peak_memory_bytes: out.stats.peak_memory,
         encoding: out.encoding.to_string(),
+        encoding_reason: out.encoding_reason.clone(),
         key_bits: out.key_bits,
         limit: out.limit.map(|l| l.name().to_string()),
         params: params.clone(),
@@ -210,6 +211,7 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
         out.encoding,
         out.key_bits
     );
+    outln!("  encoding: {}", out.encoding_reason);
     if puzzle.goals.len() > 1 {
         outln!(
             "  goal sections reached: {} of {}",

@@ -7,18 +7,19 @@
 //! - [`PackedEncoding`]: each block's index within the anchors its type can
 //!   take, bit-packed per instance.
 //!
-//! `--encoding auto` picks whichever needs fewer bits.
+//! `--encoding auto` picks the faster packed encoding when its table fits
+//! the memory budget (see [`choice`]).
 
+pub mod choice;
 mod packed;
 mod rank;
 pub mod words;
 
+pub use choice::{choose, Budget, Choice};
 pub use packed::PackedEncoding;
 pub use rank::RankEncoding;
 
-use crate::model::Puzzle;
-use crate::moves::{MoveGenerator, State};
-use crate::params::EncodingKind;
+use crate::moves::State;
 
 /// Turns positions into fixed-width keys and back. Interchangeable blocks
 /// must encode identically whatever their order in the state.
@@ -42,25 +43,6 @@ pub trait PositionEncoding: Clone + Send {
 pub enum Encoding {
     Rank(RankEncoding),
     Packed(PackedEncoding),
-}
-
-impl Encoding {
-    /// Builds the requested encoding; `Auto` takes the narrower one.
-    pub fn build(puzzle: &Puzzle, moves: &MoveGenerator, kind: EncodingKind) -> Encoding {
-        match kind {
-            EncodingKind::Rank => Encoding::Rank(RankEncoding::new(puzzle, moves.shapes())),
-            EncodingKind::Packed => Encoding::Packed(PackedEncoding::new(puzzle, moves)),
-            EncodingKind::Auto => {
-                let rank = RankEncoding::new(puzzle, moves.shapes());
-                let packed = PackedEncoding::new(puzzle, moves);
-                if packed.key_bits() < rank.key_bits() {
-                    Encoding::Packed(packed)
-                } else {
-                    Encoding::Rank(rank)
-                }
-            }
-        }
-    }
 }
 
 impl PositionEncoding for Encoding {

@@ -21,6 +21,9 @@ pub struct Count {
     pub examined: u64,
     pub peak_memory: u64,
     pub elapsed_ms: u64,
+    /// The encoding used and its key width.
+    pub encoding: &'static str,
+    pub key_bits: u32,
 }
 
 /// Counts the positions reachable from the start of `puzzle` under `params`
@@ -60,5 +63,7 @@ pub fn reachable(
         examined: s.examined,
         peak_memory: s.peak_memory,
         elapsed_ms: engine.elapsed_ms(),
+        encoding: crate::encoding::PositionEncoding::name(&engine.encoding),
+        key_bits: crate::encoding::PositionEncoding::key_bits(&engine.encoding),
     })
 }

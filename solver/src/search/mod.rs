@@ -15,7 +15,7 @@ pub mod run;
 
 use std::time::Instant;
 
-use crate::encoding::{Encoding, PositionEncoding};
+use crate::encoding::{self, Encoding, PositionEncoding};
 use crate::geometry::Geometry;
 use crate::model::{Goal, Puzzle};
 use crate::moves::{MoveGenerator, State};
@@ -72,6 +72,8 @@ pub struct Engine<'a> {
     pub geometry: Geometry,
     pub moves: MoveGenerator,
     pub encoding: Encoding,
+    /// Why `encoding` was chosen (for the report).
+    pub encoding_reason: String,
     pub prunings: Prunings,
     pub params: SearchParams,
     pub limits: Limits,
@@ -99,7 +101,6 @@ impl<'a> Engine<'a> {
     ) -> Engine<'a> {
         let geometry = Geometry::new(puzzle, Some(goal));
         let moves = MoveGenerator::new(puzzle, params.metric, locked);
-        let encoding = Encoding::build(puzzle, &moves, params.encoding);
         let prunings = pruning::build(params, &geometry);
         let started = Instant::now();
         // What the process already holds (code, libraries, the puzzle, an
@@ -109,6 +110,11 @@ impl<'a> Engine<'a> {
         if let Some(m) = limits.max_memory.as_mut() {
             *m = m.saturating_sub(resident_bytes());
         }
+        let budget = encoding::Budget {
+            max_memory: limits.max_memory,
+            max_positions: limits.max_positions,
+        };
+        let choice = encoding::choose(puzzle, &moves, params.encoding, budget);
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
             .time_limit_seconds
@@ -118,7 +124,8 @@ impl<'a> Engine<'a> {
             puzzle,
             geometry,
             moves,
-            encoding,
+            encoding: choice.encoding,
+            encoding_reason: choice.reason,
             prunings,
             params: params.clone(),
             limits,

@@ -26,6 +26,8 @@ pub struct SolveOutput {
     /// Where the search ended: the goal position when solved.
     pub final_position: Position,
     pub encoding: &'static str,
+    /// Why that encoding (`--encoding auto` weighs speed against memory).
+    pub encoding_reason: String,
     pub key_bits: u32,
     pub elapsed_ms: u64,
 }
@@ -126,6 +128,7 @@ pub fn solve(
     let mut limit = None;
     let mut goals_reached = 0;
     let mut encoding = "";
+    let mut encoding_reason = String::new();
     let mut key_bits = 0;
     let mut remaining = *limits;
     for (k, goal) in puzzle.goals.iter().enumerate() {
@@ -142,6 +145,7 @@ pub fn solve(
             start_distance = engine.geometry.goal_distance(&start);
         }
         encoding = crate::encoding::PositionEncoding::name(&engine.encoding);
+        encoding_reason.clone_from(&engine.encoding_reason);
         key_bits = crate::encoding::PositionEncoding::key_bits(&engine.encoding);
         let ending = engine.run(&start);
         let stats = engine.stats;
@@ -195,6 +199,7 @@ pub fn solve(
         solution: (status == Status::Solved).then(|| merge_runs(solution)),
         final_position,
         encoding,
+        encoding_reason,
         key_bits,
         elapsed_ms: started.elapsed().as_millis() as u64,
     })
