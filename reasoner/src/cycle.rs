@@ -16,6 +16,7 @@ use crate::params::{Heuristic, ParamSet};
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
+use crate::retrieval::Retrieval as Mode;
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
 use crate::similarity::{self, Ranked, Similarity};
 
@@ -41,6 +42,8 @@ pub struct CycleConfig {
     pub final_run: bool,
     /// Whether to draw a progress bar on stderr (only if it is a terminal).
     pub progress: bool,
+    /// Which cases are reused (`--retrieval`; the ablations use the others).
+    pub retrieval: Mode,
 }
 
 impl Default for CycleConfig {
@@ -56,6 +59,7 @@ impl Default for CycleConfig {
             final_timeout: None,
             final_run: true,
             progress: false,
+            retrieval: Mode::Similar,
         }
     }
 }
@@ -132,7 +136,18 @@ pub async fn run(
         .until(retrieve(&runner, puzzle, cb, sim, timeout))
         .await
     {
-        Some(found) => found?,
+        Some(found) => {
+            let found = found?;
+            let (ranked, retrieved) =
+                config
+                    .retrieval
+                    .pick(found.ranked, found.retrieved, config.seed);
+            Retrieval {
+                ranked,
+                retrieved,
+                ..found
+            }
+        }
         None => {
             let nothing = Retrieval {
                 features: FeatureReport::default(),
@@ -288,6 +303,7 @@ fn report(
         solved_by: winner.map(|(p, _)| p.index),
         features: found.features.features,
         similarity: sim.name(),
+        retrieval: config.retrieval.name(),
         retrieved: found.ranked[..found.retrieved].to_vec(),
         attempts: done.iter().map(|(p, r)| AttemptRecord::new(p, r)).collect(),
         seed: config.seed,

@@ -217,6 +217,15 @@ pub mod parse {
         let v = reals("h2", s)?;
         Ok([v[0], v[1], v[2]])
     }
+    /// `--retrieval`: one of [`crate::retrieval::NAMES`].
+    pub fn retrieval(s: &str) -> Result<crate::retrieval::Retrieval, String> {
+        crate::retrieval::Retrieval::by_name(s.trim()).ok_or_else(|| {
+            format!(
+                "must be one of {} (similar: the cases --similarity ranks first)",
+                crate::retrieval::NAMES.join(", ")
+            )
+        })
+    }
 }
 
 /// The README's table of numeric flags.
@@ -272,6 +281,10 @@ mod tests {
         assert!(h2("NaN,1,1").is_err() && h2("-1,1,1").is_err() && h2("1,1").is_err());
         assert!(weight("inf").is_err() && weight("0").is_err());
         assert!(distance("NaN").is_err());
+        assert_eq!(retrieval("none"), Ok(crate::retrieval::Retrieval::None));
+        assert!(retrieval("thesis")
+            .unwrap_err()
+            .starts_with("must be one of similar, random, none"));
     }
 
     #[test]

@@ -11,8 +11,10 @@
 //! | [`features`]   | feature ranges read from `solver features --json` |
 //! | [`casebase`]   | the TOML case base (schema, load with line numbers, atomic save, legacy import) |
 //! | [`similarity`] | the swappable similarity, the thesis's formula as default; retrieval |
+//! | [`retrieval`]  | which cases are reused: the similar ones, a random one, or none (ablations) |
 //! | [`params`]     | the parameter space, its distance, the forbidden regions |
 //! | [`plan`]       | which attempts run, decided by the seed and earlier outcomes only |
+//! | [`grid`]       | a seeded grid over the parameter space, the experiments' oracle |
 //! | [`runner`]     | supervised solver processes: limits, timeouts, kill, JSON |
 //! | [`launch`]     | where attempts run: here, through Slurm's `srun`, or a command template |
 //! | [`verify`]     | claimed solutions replayed by `solver verify` before they count |
@@ -29,12 +31,14 @@ pub mod cycle;
 pub mod error;
 pub mod features;
 pub mod flags;
+pub mod grid;
 pub mod interrupt;
 pub mod launch;
 pub mod params;
 pub mod plan;
 pub mod progress;
 pub mod report;
+pub mod retrieval;
 pub mod runner;
 pub mod similarity;
 pub mod verify;

@@ -53,6 +53,16 @@ struct SettingsArgs {
     /// Print JSON: a list of {name, params, args}, `args` being the solver flags.
     #[arg(long)]
     json: bool,
+    /// Print N parameter sets instead: the general settings, then sets the
+    /// proximity search draws over the whole parameter space (the
+    /// experiments' oracle grid; the solver is asked for its heuristics).
+    #[arg(long, value_name = "N", value_parser = parse::attempts)]
+    grid: Option<usize>,
+    /// Seed of the grid's draws.
+    #[arg(long, default_value_t = 0, value_parser = parse::seed)]
+    seed: u64,
+    #[command(flatten)]
+    solver: SolverArg,
 }
 
 #[derive(Args, Debug)]
@@ -116,6 +126,11 @@ struct SolveArgs {
     /// Similarity measure: thesis or extended (thesis + the solver's extra features).
     #[arg(long, default_value = "thesis")]
     similarity: String,
+    /// Which cases to reuse: similar (the most similar by --similarity), random
+    /// (one case drawn from the seed) or none (the general settings, as with an
+    /// empty case base); random and none are ablations for experiments.
+    #[arg(long, value_name = "HOW", default_value = "similar", value_parser = parse::retrieval)]
+    retrieval: reasoner::retrieval::Retrieval,
     /// Proximity search: reject sets closer than this to a tried set (0 to 1e6).
     #[arg(long, default_value_t = SearchConfig::default().min_distance, value_parser = parse::distance, allow_negative_numbers = true)]
     min_distance: f64,
@@ -269,7 +284,7 @@ async fn run(cli: Cli, mut stop: Interrupt) -> Result<i32, Error> {
         Command::Solve(a) => return solve(a, stop).await,
         Command::Retrieve(a) => stop.until(retrieve(a)).await,
         Command::Casebase(c) => stop.until(casebase_command(c)).await,
-        Command::Settings(a) => return Ok(settings(&a)),
+        Command::Settings(a) => stop.until(settings(a)).await,
     };
     other.unwrap_or_else(|| {
         eprintln!("reasoner: interrupted; stopping the solvers");
@@ -277,9 +292,21 @@ async fn run(cli: Cli, mut stop: Interrupt) -> Result<i32, Error> {
     })
 }
 
-/// `reasoner settings`: the general settings, from the one place they live.
-fn settings(a: &SettingsArgs) -> i32 {
-    let all = reasoner::plan::standard_settings(a.spaces);
+/// `reasoner settings`: the general settings, from the one place they live,
+/// or with `--grid` the oracle grid (`grid.rs`).
+async fn settings(a: SettingsArgs) -> Result<i32, Error> {
+    let all = match a.grid {
+        None => reasoner::plan::standard_settings(a.spaces),
+        Some(n) => {
+            let heuristics = a.solver.runner()?.heuristics(None).await?;
+            let usable = heuristics
+                .into_iter()
+                .filter(|h| h.proximity)
+                .map(|h| Heuristic::new(h.name))
+                .collect();
+            reasoner::grid::grid(a.seed, n, a.spaces, usable)
+        }
+    };
     if a.json {
         let list: Vec<serde_json::Value> = all
             .iter()
@@ -291,7 +318,7 @@ fn settings(a: &SettingsArgs) -> i32 {
             println!("{name}: {}", p.solver_args().join(" "));
         }
     }
-    0
+    Ok(0)
 }
 
 fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
@@ -377,6 +404,7 @@ fn cycle_config(a: &SolveArgs) -> Result<CycleConfig, Error> {
         final_timeout: a.final_timeout,
         final_run: !a.no_final,
         progress: !a.quiet && !a.json,
+        retrieval: a.retrieval,
     })
 }
 

@@ -68,6 +68,8 @@ pub struct Report {
     pub features: Features,
     /// The similarity measure's name.
     pub similarity: &'static str,
+    /// Which cases were reused: `similar`, `random` or `none` (`--retrieval`).
+    pub retrieval: &'static str,
     /// Retrieved cases with the thesis's similarity value (a distance:
     /// smaller is more similar), most similar first.
     pub retrieved: Vec<Ranked>,
