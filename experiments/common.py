@@ -2,6 +2,7 @@
 general settings of the thesis (§8.2) as the reasoner declares them."""
 import json
 import os
+import re
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,3 +53,12 @@ def puzzles():
         if os.path.isdir(d):
             out += [os.path.join("puzzles", kind, f) for f in sorted(os.listdir(d)) if f.endswith(".txt")]
     return out
+
+
+def casebase_without(path, puzzle):
+    """The TOML text of the case base at `path` without the case whose
+    provenance names `puzzle` (leave one out): its [[case]] block cut out."""
+    with open(path) as f:
+        text = f.read()
+    blocks = re.split(r"(?m)^(?=\[\[case\]\])", text)
+    return "".join(b for b in blocks if f'puzzle = "{puzzle}"' not in b)

@@ -49,12 +49,13 @@ def short(path):
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def save(fig, name):
+def save(fig, name, out=OUT):
+    """Saves `fig` as `name`.svg and .png in `out` (stable SVG) and closes it."""
     fig.tight_layout()
     for ext in ("svg", "png"):
-        fig.savefig(os.path.join(OUT, f"{name}.{ext}"), metadata={"Date": None} if ext == "svg" else None)
+        fig.savefig(os.path.join(out, f"{name}.{ext}"), metadata={"Date": None} if ext == "svg" else None)
     plt.close(fig)
-    print(f"wrote experiments/results/{name}.svg and .png")
+    print(f"wrote {os.path.relpath(os.path.join(out, name))}.svg and .png")
 
 
 def progress(start, best):

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import tomllib
 
-from common import REASONER, ROOT, SOLVER, general_settings, puzzles, run_json, solve, spaces
+from common import REASONER, ROOT, SOLVER, casebase_without, general_settings, puzzles, run_json, solve, spaces
 
 OUT = os.path.join(ROOT, "experiments", "results")
 LIMIT = int(os.environ.get("LIMIT", 1_000_000))
@@ -80,12 +80,8 @@ def experiment_1_and_2(files):
                            "positions": sum(a.get("positions_examined") or 0 for a in r.get("attempts", [])),
                            "best": min((a["best_distance"] for a in r.get("attempts", []) if a.get("best_distance") is not None), default=None)}
         if p in case_of:
-            text = open(CASEBASE).read()
-            # Drop this puzzle's case: cut its [[case]] block from the TOML text.
-            blocks = re.split(r"(?m)^(?=\[\[case\]\])", text)
-            kept = [b for b in blocks if f'puzzle = "{p}"' not in b]
             with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as tmp:
-                tmp.write("".join(kept))
+                tmp.write(casebase_without(CASEBASE, p))
             loo = reasoner(p, tmp.name)
             os.unlink(tmp.name)
             row["leave_one_out"] = {"status": loo["status"], "steps": loo.get("steps"),

@@ -1,0 +1,264 @@
+"""Does the case base earn its keep? The thesis's evaluation (table 8.4) at
+its own scale, with the ablations and the learning curve of issue 18:
+
+1. Table 8.4: every puzzle with the four general settings, the reasoner, and
+   an oracle (per puzzle the best single set of a grid drawn over the whole
+   parameter space by `reasoner settings --grid`; the general settings are
+   its first four points, so they are run once).
+2. Ablations: the reasoner with retrieval by the thesis similarity, the
+   extended similarity, a random case, and none (the general settings),
+   `SEEDS` seeds each. The case base is casebase/seed.toml without the
+   puzzle's own case, so no run reuses the answer to its own puzzle.
+3. Learning curve: from an empty case base, the collection in `ORDERS`
+   random orders with `--retain`, twice over (second pass against first).
+4. Solution quality: the reasoner's steps against the known optima, and with
+   `--improve` when the reasoner has it.
+
+Every solver or reasoner process is one keyed run of experiments/harness.py:
+one per core at once, resumable (a rerun skips what is done), each result
+line stamped with the commit and machine. Then evaluate_tables.py writes the
+tables and figures into experiments/results/evaluate/.
+
+    python3 experiments/evaluate.py             # build first: cargo build --release --bins
+    LIMIT=200000 QUICK=1 python3 experiments/evaluate.py
+
+Environment (the thesis's scale is the default):
+LIMIT positions per solver run (5,000,000), ATTEMPTS reasoner attempts before
+the final run (25), FINAL_TIMEOUT seconds of the reasoner's final unlimited
+run (60), GRID oracle grid size (50), SEEDS (5), ORDERS (5), QUICK=1 every
+sixth puzzle, PARTS (which to run, in this order of priority; default
+table,ablations,learning,oracle,seeds,improve), JOBS processes at once (the number of cores),
+TABLES_ONLY=1 (write the tables from the results there, run nothing),
+OUT (the results' folder, experiments/results/evaluate).
+"""
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import tomllib
+
+from common import REASONER, ROOT, SOLVER, casebase_without, puzzles
+from harness import Harness, Store
+
+OUT = os.environ.get("OUT") or os.path.join(ROOT, "experiments", "results", "evaluate")
+SEED_CASEBASE = os.path.join("casebase", "seed.toml")
+# Most wanted first: table 8.4 (general settings, reasoner seed 1), the other
+# retrievals at seed 1, the learning curve, the oracle grid, seeds 2 and up,
+# the reasoner with --improve.
+DEFAULT_PARTS = "table,ablations,learning,oracle,seeds,improve"
+
+
+def env_int(name, default):
+    return int(os.environ.get(name, default))
+
+
+class Scale:
+    """The experiment's size, from the environment."""
+
+    def __init__(self):
+        self.limit = env_int("LIMIT", 5_000_000)
+        self.attempts = env_int("ATTEMPTS", 25)
+        self.final_timeout = env_int("FINAL_TIMEOUT", 60)
+        self.grid = env_int("GRID", 50)
+        self.seeds = env_int("SEEDS", 5)
+        self.orders = env_int("ORDERS", 5)
+        self.quick = os.environ.get("QUICK") == "1"
+        self.parts = os.environ.get("PARTS", DEFAULT_PARTS).split(",")
+
+    def as_dict(self):
+        return dict(vars(self))
+
+
+def run_process(args, timeout):
+    """Runs a binary; returns (exit code, the JSON object it printed last or
+    None, the last line of stderr). A process killed by a signal other than
+    our timeout raises: the run did not finish and is retried next time."""
+    try:
+        out = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        return None, None, f"killed after {timeout} s"
+    if out.returncode < 0:
+        raise RuntimeError(f"{args[0]} killed by signal {-out.returncode}")
+    lines = [l for l in out.stdout.splitlines() if l.strip()]
+    try:
+        value = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        value = None
+    err = out.stderr.strip().splitlines()
+    return out.returncode, value, err[-1] if err else ""
+
+
+def solver_timeout(limit):
+    """The reasoner's default attempt timeout (reasoner/src/flags.rs)."""
+    return 60 + limit // 20_000
+
+
+def features_run(puzzle):
+    def work():
+        code, f, err = run_process([SOLVER, "features", puzzle, "--json"], timeout=600)
+        if not f:
+            return {"spaces": 1, "error": err}
+        return {"spaces": int(f["features"]["num_of_spaces"][0])}
+    return {"kind": "features", "puzzle": puzzle}, work
+
+
+def solver_run(puzzle, args, limit):
+    """One solver run with parameter set `args` (solver flags)."""
+    key = {"kind": "solver", "puzzle": puzzle, "args": args, "limit": limit}
+
+    def work():
+        code, r, err = run_process([SOLVER, "solve", puzzle, "--json", "--quiet", "--max-positions", str(limit), *args],
+                                   timeout=solver_timeout(limit))
+        if not r:
+            return {"status": "failed", "exit": code, "error": err}
+        return {k: r.get(k) for k in ("status", "steps", "moves", "positions_examined", "best_distance",
+                                       "start_distance", "elapsed_ms")}
+    return key, work
+
+
+def summary(report):
+    """What the tables need of a reasoner report."""
+    attempts = report.get("attempts", [])
+    solver = next((a for a in attempts if a["index"] == report.get("solved_by")), None)
+    return {"status": report["status"], "steps": report.get("steps"), "moves": report.get("moves"),
+            "attempts": len(attempts),
+            "positions": sum(a.get("positions_examined") or 0 for a in attempts),
+            "solved_by_phase": solver["phase"] if solver else None,
+            "best": min((a["best_distance"] for a in attempts if a.get("best_distance") is not None), default=None),
+            "retrieved": [r["name"] for r in report.get("retrieved", [])],
+            "retained": report.get("retained")}
+
+
+def reasoner_args(puzzle, casebase, scale, seed, extra):
+    return [REASONER, "solve", puzzle, "--casebase", casebase, "--json", "--quiet", "--jobs", "1",
+            "--seed", str(seed), "--position-limit", str(scale.limit), "--attempts", str(scale.attempts),
+            "--final-timeout", str(scale.final_timeout), *extra]
+
+
+def reasoner_timeout(scale):
+    return (scale.attempts + 1) * solver_timeout(scale.limit) + scale.final_timeout + 60
+
+
+def file_sha(path):
+    with open(os.path.join(ROOT, path), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+def ablation_run(puzzle, method, seed, scale, improve=False):
+    """The reasoner on `puzzle` with seed.toml less its own case; `method`:
+    thesis, extended (similarity) or random, none (retrieval)."""
+    flags = {"thesis": ["--similarity", "thesis"], "extended": ["--similarity", "extended"],
+             "random": ["--retrieval", "random"], "none": ["--retrieval", "none"]}[method]
+    if improve:
+        flags = flags + ["--improve"]
+    key = {"kind": "reasoner", "puzzle": puzzle, "method": method, "seed": seed, "limit": scale.limit,
+           "attempts": scale.attempts, "final_timeout": scale.final_timeout, "improve": improve,
+           "casebase": SEED_CASEBASE, "casebase_sha": file_sha(SEED_CASEBASE), "leave_own_case_out": True}
+
+    def work():
+        with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as tmp:
+            tmp.write(casebase_without(os.path.join(ROOT, SEED_CASEBASE), puzzle))
+        try:
+            code, r, err = run_process(reasoner_args(puzzle, tmp.name, scale, seed, flags), reasoner_timeout(scale))
+        finally:
+            os.unlink(tmp.name)
+        return summary(r) if r else {"status": "failed", "exit": code, "error": err}
+    return key, work
+
+
+def cases_in(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path, "rb") as f:
+        return len(tomllib.load(f).get("case", []))
+
+
+def learning_chain(files, order, scale):
+    """One order of the learning curve: both passes over the shuffled
+    collection, retaining into one case base, as one chain of runs."""
+    shuffled = list(files)
+    random.Random(order).shuffle(shuffled)
+    tag = f"L{scale.limit}-A{scale.attempts}-F{scale.final_timeout}-Q{int(scale.quick)}-order{order}"
+    casebase = os.path.join(OUT, "learning", tag + ".toml")
+    chain = []
+    for pass_ in (1, 2):
+        for step, puzzle in enumerate(shuffled):
+            key = {"kind": "learn", "order": order, "pass": pass_, "step": step, "puzzle": puzzle,
+                   "limit": scale.limit, "attempts": scale.attempts, "final_timeout": scale.final_timeout,
+                   "collection": len(shuffled), "casebase": os.path.relpath(casebase, ROOT)}
+
+            def work(puzzle=puzzle, first=(pass_, step) == (1, 0)):
+                if first and os.path.exists(casebase):
+                    os.unlink(casebase)  # a stale case base from a run that left no line
+                held = cases_in(casebase)
+                code, r, err = run_process(reasoner_args(puzzle, casebase, scale, 1, ["--retain"]),
+                                           reasoner_timeout(scale))
+                out = summary(r) if r else {"status": "failed", "exit": code, "error": err}
+                return {**out, "cases_before": held}
+            chain.append((key, work))
+    return chain
+
+
+def grid_args(spaces, size):
+    """The oracle grid's solver flags for a puzzle with `spaces` spaces."""
+    out = subprocess.run([REASONER, "settings", "--spaces", str(spaces), "--grid", str(size), "--seed", "1",
+                          "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
+    return [(s["name"], s["args"]) for s in json.loads(out.stdout)]
+
+
+def plan(files, spaces, scale):
+    """Every chain of runs, most wanted first (see PARTS)."""
+    chains = []
+    for part in scale.parts:
+        if part == "table":
+            for p in files:
+                chains += [[solver_run(p, args, scale.limit)] for _, args in grid_args(spaces[p], 4)]
+                chains.append([ablation_run(p, "thesis", 1, scale)])
+        elif part == "ablations":
+            chains += [[ablation_run(p, m, 1, scale)] for p in files for m in ("extended", "random", "none")]
+        elif part == "seeds":
+            for seed in range(2, scale.seeds + 1):
+                chains += [[ablation_run(p, m, seed, scale)] for p in files for m in ("thesis", "extended", "random", "none")]
+        elif part == "improve":
+            if has_improve():
+                chains += [[ablation_run(p, "thesis", 1, scale, improve=True)] for p in files]
+        elif part == "learning":
+            chains += [learning_chain(files, k, scale) for k in range(1, scale.orders + 1)]
+        elif part == "oracle":
+            for p in files:
+                chains += [[solver_run(p, args, scale.limit)] for _, args in grid_args(spaces[p], scale.grid)[4:]]
+        else:
+            sys.exit(f"evaluate.py: unknown part {part!r} in PARTS; use {DEFAULT_PARTS}")
+    return chains
+
+
+def has_improve():
+    """Whether this reasoner has `solve --improve` (issue 15)."""
+    out = subprocess.run([REASONER, "solve", "--help"], capture_output=True, text=True, cwd=ROOT)
+    return "--improve " in out.stdout or "--improve\n" in out.stdout
+
+
+def main():
+    import evaluate_tables
+    scale = Scale()
+    os.makedirs(os.path.join(OUT, "learning"), exist_ok=True)
+    store = Store(os.path.join(OUT, "runs.jsonl"))
+    files = puzzles()[::6] if scale.quick else puzzles()
+    if os.environ.get("TABLES_ONLY") != "1":
+        for binary in (SOLVER, REASONER):
+            if not os.path.exists(binary):
+                sys.exit(f"evaluate.py: {binary} is missing; run `cargo build --release --bins` first")
+        harness = Harness(store)
+        print(f"evaluate.py: {len(files)} puzzles, {harness.jobs} at once, scale {scale.as_dict()}, "
+              f"commit {harness.stamp['commit']}", file=sys.stderr)
+        harness.run([[features_run(p)] for p in files])
+        spaces = {p: store.get(features_run(p)[0])["result"]["spaces"] for p in files}
+        print(json.dumps(harness.run(plan(files, spaces, scale))), file=sys.stderr)
+    evaluate_tables.write_all(store, files, scale)
+
+
+if __name__ == "__main__":
+    main()

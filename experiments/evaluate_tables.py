@@ -1,0 +1,295 @@
+"""The tables and figures of experiments/evaluate.py, from the runs recorded
+in experiments/results/evaluate/runs.jsonl (running nothing):
+
+- table8_4.md: the general settings, the oracle and the reasoner per puzzle;
+- ablations.md, ablations.svg/.png: solved puzzles per retrieval, mean and spread;
+- learning_curve.md, learning_curve.svg/.png: positions against cases held;
+- quality.md: the reasoner's steps against the known optima;
+- MACHINE.md: the scale, commits and machines the recorded runs came from.
+
+Every table states the scale it was run at and how many of its runs are
+recorded, so a partial run reads as what it is.
+"""
+import os
+import re
+import statistics
+from collections import Counter
+
+from common import ROOT
+
+import evaluate as ev
+
+METHODS = ["thesis", "extended", "random", "none"]
+METHOD_NAMES = {"thesis": "thesis similarity", "extended": "extended similarity",
+                "random": "a random case", "none": "no retrieval (general settings)"}
+
+
+def short(p):
+    return os.path.splitext(os.path.basename(p))[0]
+
+
+def scale_line(scale, files):
+    return (f"Scale: {len(files)} puzzles{' (QUICK: every sixth)' if scale.quick else ''}, "
+            f"{scale.limit:,} positions per solver run, reasoner {scale.attempts} attempts then a final run of at most "
+            f"{scale.final_timeout} s, `--jobs 1`. (The thesis: 5,000,000 positions, 25 attempts.)\n\n")
+
+
+def result(store, run):
+    line = store.get(run[0])
+    return line["result"] if line else None
+
+
+def cell(r):
+    """A solver or reasoner result as a table cell."""
+    if r is None:
+        return "not run"
+    if r["status"] == "solved":
+        return f"{r['steps']} / {r.get('positions_examined', r.get('positions')):,}"
+    start, best = r.get("start_distance"), r.get("best_distance", r.get("best"))
+    if r["status"] == "limit_reached" and start and best is not None:
+        return f"({1 - best / start:.2f})"
+    return r["status"]
+
+
+class Tally:
+    """Puzzles solved and positions examined on them, for one method."""
+
+    def __init__(self):
+        self.solved = self.positions = self.recorded = 0
+
+    def add(self, r):
+        if r is None:
+            return
+        self.recorded += 1
+        if r["status"] == "solved":
+            self.solved += 1
+            self.positions += r.get("positions_examined", r.get("positions")) or 0
+
+    def row(self, name, n):
+        return f"| {name} | {self.solved} of {self.recorded} | {self.positions:,} | {self.recorded} of {n} |\n"
+
+
+def spaces_of(store, p):
+    r = result(store, ev.features_run(p))
+    return r["spaces"] if r else None
+
+
+def oracle(store, p, grid, limit):
+    """The grid's best set on `p` (fewest positions among the solved), and
+    how many grid points are recorded."""
+    runs = [(name, result(store, ev.solver_run(p, args, limit))) for name, args in grid]
+    done = [(name, r) for name, r in runs if r is not None]
+    solved = [(r["positions_examined"], name, r) for name, r in done if r["status"] == "solved"]
+    return (min(solved, key=lambda x: x[0]) if solved else None), len(done)
+
+
+def table_8_4(store, files, scale):
+    general = Tally(), Tally(), Tally(), Tally()
+    best_oracle, reasoner = Tally(), Tally()
+    names, rows, grid_done, grid_total = None, [], 0, 0
+    for p in files:
+        s = spaces_of(store, p)
+        if s is None:
+            continue
+        grid = ev.grid_args(s, scale.grid)
+        names = names or [n.removeprefix("standard: ") for n, _ in grid[:4]]
+        g = [result(store, ev.solver_run(p, args, scale.limit)) for _, args in grid[:4]]
+        for t, r in zip(general, g):
+            t.add(r)
+        best, done = oracle(store, p, grid, scale.limit)
+        grid_done, grid_total = grid_done + done, grid_total + len(grid)
+        if done == len(grid):
+            best_oracle.add(best[2] if best else {"status": "unsolved"})
+        r = result(store, ev.ablation_run(p, "thesis", 1, scale))
+        reasoner.add(r)
+        o = (f"{best[2]['steps']} / {best[0]:,} ({best[1]})" if best else "unsolved") + ("" if done == len(grid) else f" [{done} of {len(grid)}]")
+        rows.append(f"| {short(p)} | " + " | ".join(map(cell, g)) + f" | {o} | {cell(r)} |\n")
+    n = len(files)
+    text = ("# The reasoner against the general settings and an oracle (thesis table 8.4, issue 18)\n\n" + scale_line(scale, files)
+            + f"Oracle: per puzzle the best of {scale.grid} parameter sets drawn over the whole parameter space "
+            "(`reasoner settings --grid`, seed 1; its first four are the general settings), counted only for puzzles whose "
+            f"grid is complete ({grid_done:,} of {grid_total:,} grid runs recorded). The reasoner uses the thesis similarity, "
+            "seed 1, with casebase/seed.toml less the puzzle's own case. Cells: steps / positions examined; unsolved: "
+            "(progress 1 - d_min/d) or the status; `[k of n]`: grid points recorded so far.\n\n"
+            "| method | solved (of recorded) | positions on solved puzzles | puzzles recorded |\n|---|---|---|---|\n"
+            + "".join(t.row(nm, n) for nm, t in zip(names or ["?"] * 4, general))
+            + best_oracle.row(f"oracle (best of {scale.grid})", n) + reasoner.row("**reasoner** (thesis, seed 1)", n)
+            + "\n| puzzle | " + " | ".join(names or []) + " | oracle | reasoner |\n" + "|---" * 7 + "|\n" + "".join(rows))
+    write("table8_4.md", text)
+    return {"general": [t.solved for t in general], "oracle": best_oracle.solved, "reasoner": reasoner.solved}
+
+
+def spread(values):
+    if not values:
+        return "-"
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return f"{statistics.mean(values):.1f} ± {sd:.1f} ({min(values)}-{max(values)})"
+
+
+def ablations(store, files, scale):
+    per_method, lines = {}, []
+    for m in METHODS:
+        solved, within, positions, complete = [], [], [], 0
+        for seed in range(1, scale.seeds + 1):
+            rs = [result(store, ev.ablation_run(p, m, seed, scale)) for p in files]
+            if any(r is None for r in rs):
+                continue
+            complete += 1
+            solved.append(sum(r["status"] == "solved" for r in rs))
+            within.append(sum(r["status"] == "solved" and r["solved_by_phase"] != "final" for r in rs))
+            positions.append(sum(r["positions"] for r in rs if r["status"] == "solved"))
+        per_method[m] = solved
+        lines.append(f"| {METHOD_NAMES[m]} | {complete} of {scale.seeds} | {spread(solved)} | {spread(within)} | "
+                     f"{spread([round(x / 1e6, 1) for x in positions]) if positions else '-'} |\n")
+    text = ("# Does retrieval matter? The reasoner's ablations (issue 18)\n\n" + scale_line(scale, files)
+            + "Every run uses casebase/seed.toml less the puzzle's own case, the same limit and attempts; only the "
+            "choice of the reused cases differs (`--similarity thesis|extended`, `--retrieval random|none`). "
+            "Mean ± standard deviation (min-max) over the seeds whose runs are all recorded.\n\n"
+            "| retrieval | seeds complete | puzzles solved | of them within the limit (not by the final run) | million positions on solved puzzles |\n|---|---|---|---|---|\n"
+            + "".join(lines) + "\n![solved per retrieval](ablations.svg)\n")
+    write("ablations.md", text)
+    plot_ablations(per_method, len(files))
+    return {m: v for m, v in per_method.items()}
+
+
+def learning(store, files, scale):
+    rows, curves = [], {}
+    for order in range(1, scale.orders + 1):
+        chain = ev.learning_chain(files, order, scale)
+        rs = [(key, result(store, (key, None))) for key, _ in chain]
+        curves[order] = [(k["pass"], r["cases_before"], r["positions"], r["status"] == "solved") for k, r in rs if r]
+        for pass_ in (1, 2):
+            done = [r for k, r in rs if r and k["pass"] == pass_]
+            rows.append((order, pass_, len(done), sum(r["status"] == "solved" for r in done), sum(r["positions"] for r in done)))
+    lines, ratios = [], []
+    for order, pass_, done, solved, pos in rows:
+        first = next(x for x in rows if x[0] == order and x[1] == 1)
+        ratio = ""
+        if pass_ == 2 and done == len(files) and first[2] == len(files) and pos:
+            ratios.append(first[4] / pos)
+            ratio = f"{first[4] / pos:.2f}"
+        lines.append(f"| {order} | {pass_} | {done} of {len(files)} | {solved} | {pos:,} | {ratio} |\n")
+    text = ("# Learning curve: the case base grown from empty (issue 18)\n\n" + scale_line(scale, files)
+            + f"The collection in {scale.orders} random orders (order k: Python's `random.Random(k).shuffle`), each solved "
+            "twice over with `reasoner solve --retain --seed 1` into one case base that starts empty (so the general "
+            "settings stand in at first). Positions: over every attempt of every run.\n\n"
+            "| order | pass | runs recorded | solved | positions examined | first pass / second |\n|---|---|---|---|---|---|\n"
+            + "".join(lines)
+            + (f"\nPositions of the first pass over the second's, mean over the complete orders: {statistics.mean(ratios):.2f} "
+               "(the target: 2 or more).\n" if ratios else "")
+            + "\n![positions against cases held](learning_curve.svg)\n")
+    write("learning_curve.md", text)
+    plot_learning(curves)
+    return ratios
+
+
+def optima():
+    """Known optimal steps per puzzle path: puzzles/README.md's published
+    optimum, else the solver's measured (BFS) value."""
+    out = {}
+    for line in open(os.path.join(ROOT, "puzzles", "README.md")):
+        cols = [c.strip() for c in line.split("|")]
+        if len(cols) > 6 and cols[1].endswith(".txt"):
+            m = re.search(r"(\d+) steps", cols[5]) or re.search(r"(\d+) steps", cols[6])
+            if m:
+                out["puzzles/" + cols[1]] = int(m.group(1))
+    return out
+
+
+def quality(store, files, scale):
+    best = optima()
+    improve = ev.has_improve()
+    lines, ratios = [], []
+    for p in files:
+        if p not in best:
+            continue
+        steps = [r["steps"] for seed in range(1, scale.seeds + 1)
+                 if (r := result(store, ev.ablation_run(p, "thesis", seed, scale))) and r["status"] == "solved"]
+        imp = result(store, ev.ablation_run(p, "thesis", 1, scale, improve=True)) if improve else None
+        ratios += [s / best[p] for s in steps]
+        lines.append(f"| {short(p)} | {best[p]} | {', '.join(map(str, steps)) or '-'} | "
+                     f"{(max(steps) / best[p]):.2f} |" if steps else f"| {short(p)} | {best[p]} | - | - |")
+        lines[-1] += f" {imp['steps'] if imp and imp['status'] == 'solved' else ('not run' if not improve else '-')} |\n"
+    text = ("# Solution quality: the reasoner's steps against the known optima (issue 18)\n\n" + scale_line(scale, files)
+            + "Optimum: puzzles/README.md's published optimum in steps, else its BFS-measured one. Reasoner: the thesis "
+            "similarity, every recorded seed (steps of each solved run). "
+            + ("`--improve`: the reasoner's shortening (seed 1).\n\n" if improve else
+               "`--improve` column: this reasoner has no `--improve` yet (issue 15); the column fills in when it does.\n\n")
+            + (f"Over all solved runs the reasoner's solutions are {statistics.mean(ratios):.2f}x the optimum on average "
+               f"(worst {max(ratios):.2f}x).\n\n" if ratios else "")
+            + "| puzzle | optimum (steps) | reasoner steps per seed | worst / optimum | with --improve |\n|---|---|---|---|---|\n"
+            + "".join(lines))
+    write("quality.md", text)
+
+
+def machine(store, scale):
+    stamps = Counter((l.get("commit"), l.get("machine")) for l in store.done.values())
+    when = sorted(l.get("finished", "") for l in store.done.values() if l.get("finished"))
+    text = ("# Where the evaluation's runs came from\n\n"
+            f"Scale of these tables: " + ", ".join(f"{k}={v}" for k, v in scale.as_dict().items()) + ".\n\n"
+            + (f"Runs finished from {when[0]} to {when[-1]} (UTC).\n\n" if when else "")
+            + "| commit | machine | runs |\n|---|---|---|\n"
+            + "".join(f"| {c} | {m} | {n} |\n" for (c, m), n in sorted(stamps.items(), key=lambda x: -x[1])))
+    write("MACHINE.md", text)
+
+
+def write(name, text):
+    with open(os.path.join(ev.OUT, name), "w") as f:
+        f.write(text)
+    print(f"wrote {os.path.relpath(os.path.join(ev.OUT, name))}")
+
+
+def plot_ablations(per_method, n):
+    plot = _plt()
+    if plot is None:
+        return
+    fig, ax = plot.plt.subplots(figsize=(6, 3.5))
+    means = [statistics.mean(per_method[m]) if per_method[m] else 0 for m in METHODS]
+    errs = [statistics.stdev(per_method[m]) if len(per_method[m]) > 1 else 0 for m in METHODS]
+    ax.bar([METHOD_NAMES[m] for m in METHODS], means, yerr=errs, capsize=4, color=["C3", "C1", "C0", "C7"])
+    for i, m in enumerate(METHODS):
+        ax.scatter([i] * len(per_method[m]), per_method[m], color="k", s=8, zorder=3)
+    ax.set_ylabel(f"puzzles solved (of {n})")
+    ax.set_title("Retrieval ablations: mean ± sd over seeds, dots per seed", fontsize=9)
+    ax.tick_params(axis="x", labelsize=7)
+    plot.save(fig, "ablations", ev.OUT)
+
+
+def plot_learning(curves):
+    plot = _plt()
+    if plot is None:
+        return
+    fig, axes = plot.plt.subplots(1, 2, figsize=(10, 4), sharey=True)
+    for order, points in curves.items():
+        for ax, pass_ in zip(axes, (1, 2)):
+            pts = [(c, max(p, 1), s) for ps, c, p, s in points if ps == pass_]
+            ax.scatter([c for c, _, s in pts if s], [p for _, p, s in pts if s], color=f"C{order}", s=12,
+                       label=f"order {order}")
+            ax.scatter([c for c, _, s in pts if not s], [p for _, p, s in pts if not s], facecolors="none",
+                       edgecolors=f"C{order}", s=12)
+    for ax, pass_ in zip(axes, (1, 2)):
+        ax.set_yscale("log")
+        ax.set_xlabel("cases held before the run")
+        ax.set_title(f"pass {pass_} (filled: solved, hollow: not)", fontsize=9)
+    axes[0].set_ylabel("positions examined (log scale)")
+    axes[0].legend(fontsize=7)
+    plot.save(fig, "learning_curve", ev.OUT)
+
+
+def _plt():
+    """experiments/plot.py's matplotlib setup and `save`, or None without matplotlib."""
+    try:
+        import plot
+    except ImportError:
+        print("matplotlib is missing (pip install matplotlib): figures skipped")
+        return None
+    return plot
+
+
+def write_all(store, files, scale):
+    os.makedirs(ev.OUT, exist_ok=True)
+    print(table_8_4(store, files, scale))
+    print(ablations(store, files, scale))
+    print(learning(store, files, scale))
+    quality(store, files, scale)
+    machine(store, scale)
