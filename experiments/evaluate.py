@@ -28,6 +28,8 @@ the final run (25), FINAL_TIMEOUT seconds of the reasoner's final unlimited
 run (60), GRID oracle grid size (50), SEEDS (5), ORDERS (5), QUICK=1 every
 sixth puzzle, PARTS (which to run, in this order of priority; default
 table,ablations,learning,oracle,seeds,improve), JOBS processes at once (the number of cores),
+PUZZLES (comma-separated puzzle paths instead of the collection),
+SOLVER and REASONER (the binaries; default target/release),
 TABLES_ONLY=1 (write the tables from the results there, run nothing),
 OUT (the results' folder, experiments/results/evaluate).
 """
@@ -67,6 +69,12 @@ class Scale:
         self.orders = env_int("ORDERS", 5)
         self.quick = os.environ.get("QUICK") == "1"
         self.parts = os.environ.get("PARTS", DEFAULT_PARTS).split(",")
+
+    def puzzles(self):
+        """The collection, every sixth with QUICK, or the paths in PUZZLES."""
+        if os.environ.get("PUZZLES"):
+            return os.environ["PUZZLES"].split(",")
+        return puzzles()[::6] if self.quick else puzzles()
 
     def as_dict(self):
         return dict(vars(self))
@@ -246,7 +254,7 @@ def main():
     scale = Scale()
     os.makedirs(os.path.join(OUT, "learning"), exist_ok=True)
     store = Store(os.path.join(OUT, "runs.jsonl"))
-    files = puzzles()[::6] if scale.quick else puzzles()
+    files = scale.puzzles()
     if os.environ.get("TABLES_ONLY") != "1":
         for binary in (SOLVER, REASONER):
             if not os.path.exists(binary):
