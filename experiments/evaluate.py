@@ -253,9 +253,11 @@ def main():
     import evaluate_tables
     scale = Scale()
     os.makedirs(os.path.join(OUT, "learning"), exist_ok=True)
-    store = Store(os.path.join(OUT, "runs.jsonl"))
+    tables_only = os.environ.get("TABLES_ONLY") == "1"
+    # Tables only: read, never repair, so it may run beside a running evaluation.
+    store = Store(os.path.join(OUT, "runs.jsonl"), write=not tables_only)
     files = scale.puzzles()
-    if os.environ.get("TABLES_ONLY") != "1":
+    if not tables_only:
         for binary in (SOLVER, REASONER):
             if not os.path.exists(binary):
                 sys.exit(f"evaluate.py: {binary} is missing; run `cargo build --release --bins` first")

@@ -18,6 +18,7 @@ without a line.
 
     python3 experiments/harness.py --self-check    # tests this file's pieces
 """
+import fcntl
 import json
 import os
 import socket
@@ -57,10 +58,22 @@ def machine():
 class Store:
     """The finished runs of one JSON Lines file, by key text."""
 
-    def __init__(self, path):
+    def __init__(self, path, write=True):
+        """Reads the finished runs. With `write` (the default) this process
+        becomes the file's one writer: it holds an exclusive lock on
+        `path`.lock until it exits (another writer is refused with a
+        message) and drops a line cut short; without, it only reads."""
         self.path = path
         self.lock = threading.Lock()
         self.done = {}
+        self.writer = None
+        if write:
+            self.writer = open(path + ".lock", "w")
+            try:
+                fcntl.flock(self.writer, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                sys.exit(f"{path} is being written by another run (it holds {path}.lock); "
+                         "wait for it to finish or stop it, then start again")
         self._load()
 
     def _load(self):
@@ -79,9 +92,15 @@ class Store:
                 self.done[key_text(line["key"])] = line
                 kept.append(raw)
         dropped = len(complete) - len(kept) + (pieces[-1] != b"")
-        if dropped:
+        if dropped and self.writer:
             print(f"{self.path}: dropping {dropped} incomplete line(s) of an interrupted run", file=sys.stderr)
             self._rewrite(kept)
+
+    def close(self):
+        """Gives up the writer's lock (it also goes when the process exits)."""
+        if self.writer:
+            self.writer.close()
+            self.writer = None
 
     def _rewrite(self, lines):
         d = os.path.dirname(os.path.abspath(self.path))
@@ -169,6 +188,15 @@ def self_check():
         store = Store(path)
         assert list(store.done) == [key_text({"a": 1})], store.done
         assert open(path).read().count("\n") == 1 and open(path).read().endswith("\n")
+        try:
+            Store(path)
+            raise AssertionError("a second writer was let in")
+        except SystemExit as e:
+            assert "being written by another run" in str(e)
+        with open(path, "a") as f:
+            f.write('{"key": {"a": 9}')  # a writer's line half written
+        assert len(Store(path, write=False).done) == 1 and open(path).read().endswith('{"key": {"a": 9}')
+        store._rewrite([json.dumps({"key": {"a": 1}, "result": 1}).encode()])
         calls = []
 
         def work(x, fail=False):
@@ -184,6 +212,7 @@ def self_check():
                         [({"c": 1}, work(3)), ({"c": 2}, work(4, fail=True)), ({"c": 3}, work(5))]])
         assert counts == {"skipped": 1, "ran": 2, "failed": 1}, counts
         assert sorted(calls) == [2, 3, 4], calls
+        store.close()
         again = Harness(Store(path), jobs=2, log=open(os.devnull, "w"))
         counts = again.run([[({"a": 2}, work(2))], [({"c": 1}, work(3)), ({"c": 2}, work(4)), ({"c": 3}, work(5))]])
         assert counts == {"skipped": 2, "ran": 2, "failed": 0}, counts
