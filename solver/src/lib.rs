@@ -18,4 +18,5 @@ pub mod report;
 pub mod search;
 pub mod solution;
 pub mod store;
+pub mod variant;
 pub mod verify;

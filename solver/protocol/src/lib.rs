@@ -7,6 +7,7 @@
 //! binary and reads its JSON. Both binaries depend on this crate so that a
 //! name, a default or a range is declared once and cannot drift apart.
 
+pub mod best;
 pub mod choices;
 pub mod features;
 pub mod heuristic;

@@ -187,6 +187,24 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         range: ValueRange::Whole { min: 1, max: 128 },
         meaning: "board width for --from tiles",
     },
+    NumericFlag {
+        name: "every",
+        commands: "variant",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 1,
+            max: u32::MAX as u64,
+        },
+        meaning: "a subgoal after every N moves of the variant's solution",
+    },
+    NumericFlag {
+        name: "best-count",
+        commands: "solve",
+        arity: Arity::One,
+        // Each needs its path walked back from the visited set.
+        range: ValueRange::Whole { min: 1, max: 1000 },
+        meaning: "best positions --best-out writes",
+    },
 ];
 
 /// The declaration of flag `name` as `command` takes it.

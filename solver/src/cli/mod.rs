@@ -11,6 +11,7 @@ pub mod output;
 use crate::model::Puzzle;
 
 pub mod bench;
+pub mod best_out;
 pub mod count;
 pub mod features;
 pub mod heuristics;
@@ -21,6 +22,7 @@ pub mod render;
 pub mod search_args;
 pub mod show;
 pub mod solve;
+pub mod variant;
 pub mod verify;
 
 /// Sliding-block puzzle solver.
@@ -53,6 +55,8 @@ pub enum Command {
     Pdb(pdb::PdbArgs),
     /// List the registered heuristics: name, admissibility, options (--json for the reasoner).
     Heuristics(heuristics::HeuristicsArgs),
+    /// Easier variants: rank blocks by obstruction, remove some, or turn a variant's solution into subgoals.
+    Variant(variant::VariantArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -123,6 +127,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Render(args) => render::run(&args),
         Command::Pdb(args) => pdb::run(&args),
         Command::Heuristics(args) => heuristics::run(&args),
+        Command::Variant(args) => variant::run(&args),
     }
 }
 
@@ -215,7 +220,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 10);
+        assert_eq!(seen.len(), 11);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()

@@ -32,11 +32,22 @@ pub struct SolveArgs {
     /// Several puzzles: OUT's stem numbered, e.g. play.1.html, play.2.html.
     #[arg(long, value_name = "OUT")]
     pub render: Option<String>,
+    /// When no solution is found, write the positions nearest the goal (with their paths and
+    /// the puzzle restarted from each) to FILE as JSON, for restarts from the best (BFS, A*).
+    #[arg(long, value_name = "FILE")]
+    pub best_out: Option<String>,
+    /// How many best positions --best-out writes (diverse: they differ in at least two blocks).
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = super::ranged::whole::<usize>("solve", "best-count"))]
+    pub best_count: usize,
 }
 
 pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     // Before any search: what it finds must have somewhere to go.
-    for (flag, file) in [("--solution", &args.solution), ("--render", &args.render)] {
+    for (flag, file) in [
+        ("--solution", &args.solution),
+        ("--render", &args.render),
+        ("--best-out", &args.best_out),
+    ] {
         if let Some(file) = file {
             check_writable(file).map_err(|m| Failure::input(format!("{flag} {file}: {m}")))?;
         }
@@ -45,6 +56,11 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     let params = args.job.search.params();
     let limits = args.job.limits.limits();
     let many = puzzles.len() > 1;
+    if many && args.best_out.is_some() {
+        return Err(Failure::input(
+            "--best-out takes one puzzle: choose one of the collection with `solver import --index N`",
+        ));
+    }
     if let Some(out) = &args.render {
         Kind::of_path(out).map_err(Failure::input)?;
     }
@@ -53,6 +69,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         let options = SolveOptions {
             progress: Progress::new(args.quiet || args.json || many)
                 .with_limit(limits.max_positions),
+            best: args.best_out.as_ref().map_or(0, |_| args.best_count),
         };
         let out = search::solve(puzzle, &params, &limits, options)
             .map_err(|m| Failure::input(format!("{}: {m}", args.job.input.puzzle)))?;
@@ -79,6 +96,14 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
             written = write_atomically(&path, solution::write(lines))
                 .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")));
             report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
+        }
+        if let Some(path) = &args.best_out {
+            written = written.and(super::best_out::write(
+                path,
+                &args.job.input.puzzle,
+                puzzle,
+                &out,
+            ));
         }
         if let Some(path) = &args.render {
             let path = match many {

@@ -136,8 +136,6 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         .stats
         .peak_memory
         .max(tables + (set.peak_bytes() + open.bytes) as u64);
-    if e.params.keep_visited {
-        e.left_behind = Some(set);
-    }
+    e.leave_behind(set, Recorded::Cost);
     ending
 }

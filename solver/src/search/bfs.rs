@@ -270,8 +270,6 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         .stats
         .peak_memory
         .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
-    if e.params.keep_visited {
-        e.left_behind = Some(set);
-    }
+    e.leave_behind(set, recorded);
     ending
 }

@@ -4,6 +4,7 @@
 //! (subgoals) and builds the report.
 
 mod astar;
+pub mod best;
 mod bfs;
 pub mod bidir;
 pub mod count;
@@ -80,8 +81,11 @@ pub struct Engine<'a> {
     pub stats: Stats,
     /// Positions of earlier subgoals never to revisit (`--keep-visited`).
     pub forbidden: &'a [VisitedSet],
-    /// The visited set the algorithm leaves behind when `keep_visited` is on.
-    pub left_behind: Option<VisitedSet>,
+    /// The visited set the algorithm leaves behind when `keep_visited` or
+    /// `keep_for_best` is on, and what its payloads mean.
+    pub left_behind: Option<(VisitedSet, path::Recorded)>,
+    /// Keep the visited set for [`best::nearest`] (`--best-out`).
+    pub keep_for_best: bool,
     pub progress: Progress,
     /// False when counting: no position is a goal, the search runs until exhausted.
     pub goal_enabled: bool,
@@ -135,10 +139,19 @@ impl<'a> Engine<'a> {
             },
             forbidden: &[],
             left_behind: None,
+            keep_for_best: false,
             progress,
             goal_enabled: true,
             started,
             deadline,
+        }
+    }
+
+    /// Hands the visited set over when a later step needs it: the next goal
+    /// section (`--keep-visited`) or the best positions (`--best-out`).
+    pub fn leave_behind(&mut self, set: VisitedSet, recorded: path::Recorded) {
+        if self.params.keep_visited || self.keep_for_best {
+            self.left_behind = Some((set, recorded));
         }
     }
 

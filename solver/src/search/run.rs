@@ -12,6 +12,18 @@ use crate::store::VisitedSet;
 /// Options of one solve that are not search parameters.
 pub struct SolveOptions {
     pub progress: Progress,
+    /// Best positions to collect when no solution is found (`--best-out`); 0: none.
+    pub best: usize,
+}
+
+/// A best position of an unsolved search (see [`super::best`]), with the
+/// whole path from the puzzle's start.
+pub struct Restart {
+    pub distance: u32,
+    pub position: Position,
+    /// Goal sections reached before it.
+    pub goals_reached: usize,
+    pub lines: Vec<SolutionMove>,
 }
 
 /// What solving one puzzle produced.
@@ -25,6 +37,8 @@ pub struct SolveOutput {
     pub solution: Option<Vec<SolutionMove>>,
     /// Where the search ended: the goal position when solved.
     pub final_position: Position,
+    /// The best positions when unsolved and asked for (nearest first).
+    pub best: Vec<Restart>,
     pub encoding: &'static str,
     /// Why that encoding (`--encoding auto` weighs speed against memory).
     pub encoding_reason: String,
@@ -131,8 +145,10 @@ pub fn solve(
     let mut encoding_reason = String::new();
     let mut key_bits = 0;
     let mut remaining = *limits;
+    let mut best = Vec::new();
     for (k, goal) in puzzle.goals.iter().enumerate() {
         let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        engine.keep_for_best = options.best > 0;
         engine.check_key_width()?;
         check_bidir(&engine, params)?;
         engine.forbidden = &kept;
@@ -162,26 +178,25 @@ pub fn solve(
                 total.best_distance_positions = total.examined;
                 solution.extend(super::path::lines(&mut engine, &path));
                 current = path.into_iter().last();
-                if let Some(set) = engine.left_behind.take() {
+                if let Some((set, _)) = engine.left_behind.take().filter(|_| params.keep_visited) {
                     progress = engine.progress;
                     kept.push(set);
                     continue;
                 }
             }
-            Ending::Exhausted => {
-                status = Status::NoSolution;
-                current = Some(start);
-            }
+            Ending::Exhausted => status = Status::NoSolution,
             Ending::Stopped(l) => {
                 status = Status::LimitReached;
                 limit = Some(l);
-                current = Some(start);
             }
         }
-        progress = engine.progress;
         if status != Status::Solved {
+            best = restarts(&mut engine, &start, options.best, goals_reached, &solution);
+            current = Some(start);
+            progress = engine.progress;
             break;
         }
+        progress = engine.progress;
     }
     progress.finish();
     let final_position = current
@@ -198,11 +213,35 @@ pub fn solve(
         goals_reached,
         solution: (status == Status::Solved).then(|| merge_runs(solution)),
         final_position,
+        best,
         encoding,
         encoding_reason,
         key_bits,
         elapsed_ms: started.elapsed().as_millis() as u64,
     })
+}
+
+/// The best positions of a section that ended unsolved, their paths
+/// prefixed by the `before` lines of the sections already solved.
+fn restarts(
+    engine: &mut Engine,
+    start: &State,
+    count: usize,
+    goals_reached: usize,
+    before: &[SolutionMove],
+) -> Vec<Restart> {
+    let Some((set, recorded)) = engine.left_behind.take() else {
+        return Vec::new();
+    };
+    super::best::nearest(engine, &set, start, recorded, count)
+        .into_iter()
+        .map(|b| Restart {
+            distance: b.distance,
+            position: b.position,
+            goals_reached,
+            lines: merge_runs(before.iter().cloned().chain(b.lines).collect()),
+        })
+        .collect()
 }
 
 /// Joins lines where one subgoal's last move and the next one's first move

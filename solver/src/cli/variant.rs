@@ -1,0 +1,107 @@
+//! `solver variant PUZZLE`: easier variants for the reasoner's variant
+//! phase ([`crate::variant`]). `--rank` lists the blocks by how much they
+//! obstruct the master's way; `--remove ROW,COL` (repeatable) writes the
+//! puzzle without those blocks; adding `--subgoals SOLUTION` (the variant's
+//! solution) writes the full puzzle with the variant's positions as goal
+//! sections instead.
+
+use clap::Args;
+
+use super::verify::{one_puzzle, read_solution};
+use super::{write_output, Failure, PuzzleInput};
+use crate::formats::native;
+use crate::solution;
+use crate::variant::{self, obstruction, subgoals};
+
+#[derive(Args, Debug)]
+pub struct VariantArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    /// Which puzzle of a collection (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+    /// Remove the block whose start anchor (first cell in reading order) is at ROW,COL; repeatable.
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
+    pub remove: Vec<(usize, usize)>,
+    /// List the blocks, most obstructing first (the master's swept path on the empty board).
+    #[arg(long, conflicts_with_all = ["remove", "subgoals"])]
+    pub rank: bool,
+    /// The variant's solution: write the full puzzle with its positions as subgoals.
+    #[arg(long, value_name = "SOLUTION", requires = "remove")]
+    pub subgoals: Option<String>,
+    /// With --subgoals: a goal section after every N moves of the variant's solution.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::ranged::whole::<usize>("variant", "every"))]
+    pub every: usize,
+    /// With --subgoals: fix every kept block (`all`) or only the master (`master`) in each subgoal.
+    #[arg(long, value_enum, default_value = "all")]
+    pub fix: subgoals::Fix,
+    /// --rank as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the puzzle to OUT (atomically) instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<String>,
+}
+
+/// `ROW,COL` as two whole numbers.
+fn parse_cell(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected ROW,COL (two whole numbers, e.g. 3,1), got '{s}'");
+    let (r, c) = s.split_once(',').ok_or_else(bad)?;
+    Ok((
+        r.trim().parse().map_err(|_| bad())?,
+        c.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let puzzle = one_puzzle(args.input.load()?, args.index, file)?;
+    if args.rank {
+        return print_rank(&obstruction::rank(&puzzle), args.json);
+    }
+    if args.remove.is_empty() {
+        return Err(Failure::input(
+            "say what to do: --rank to list the blocks, or --remove ROW,COL to write a variant",
+        ));
+    }
+    let mut removed = Vec::new();
+    for &(r, c) in &args.remove {
+        let i = variant::instance_at(&puzzle, r, c)
+            .map_err(|m| Failure::input(format!("{file}: --remove {r},{c}: {m}")))?;
+        if !removed.contains(&i) {
+            removed.push(i);
+        }
+    }
+    let easy = variant::remove(&puzzle, &removed);
+    let out = match &args.subgoals {
+        None => easy,
+        Some(sol) => {
+            let text = read_solution(sol, file)?;
+            let moves = solution::parse(&text, sol).map_err(|e| Failure::input(e.to_string()))?;
+            subgoals::from_solution(&puzzle, &easy, &moves, args.every, args.fix)
+                .map_err(|m| Failure::input(format!("{sol}: {m}")))?
+        }
+    };
+    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    Ok(0)
+}
+
+fn print_rank(rank: &[obstruction::Obstruction], json: bool) -> Result<i32, Failure> {
+    if json {
+        let text = serde_json::to_string(rank).map_err(|e| Failure::input(e.to_string()))?;
+        outln!("{text}");
+        return Ok(0);
+    }
+    outln!("block  anchor  cells on the master's path  distance to it  goal block");
+    for o in rank {
+        let anchor = format!("{},{}", o.row, o.col);
+        outln!(
+            "{:<5}  {anchor:<6}  {:>26}  {:>14}  {}",
+            o.id,
+            o.cells_on_path,
+            o.distance,
+            if o.goal_block { "yes" } else { "no" }
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,110 @@
+//! The best positions of a search that stopped without a solution
+//! (`solver solve --best-out`): the stored positions nearest the goal,
+//! several and diverse, each with its path from the section's start walked
+//! back through the visited set, so that the reasoner can restart from them
+//! and concatenate the paths into one solution.
+
+use std::collections::BinaryHeap;
+
+use super::path::{lines, walk_back, Recorded};
+use super::Engine;
+use crate::encoding::PositionEncoding;
+use crate::model::Position;
+use crate::moves::State;
+use crate::solution::SolutionMove;
+use crate::store::VisitedSet;
+
+/// Candidates kept per position asked for, among which diverse ones are picked.
+const POOL_PER_POSITION: usize = 16;
+
+/// One best position: its goal distance, where it is, and the solution lines
+/// of the goal section it was reached in, from the section's start.
+pub struct BestPosition {
+    pub distance: u32,
+    pub position: Position,
+    pub lines: Vec<SolutionMove>,
+}
+
+/// Up to `count` stored positions of least goal distance, diverse (each
+/// differs from every other chosen one in at least two blocks' places, as
+/// long as enough do), nearest first, with their paths from `start`.
+pub fn nearest(
+    e: &mut Engine,
+    set: &VisitedSet,
+    start: &State,
+    recorded: Recorded,
+    count: usize,
+) -> Vec<BestPosition> {
+    let pool = candidates(e, set, start, count * POOL_PER_POSITION);
+    let positions: Vec<(u32, State, Position)> = pool
+        .into_iter()
+        .map(|(d, key)| {
+            let mut s = start.clone();
+            e.encoding.decode(&key, &mut s);
+            let p = s.to_position(e.puzzle);
+            (d, s, p)
+        })
+        .collect();
+    let mut chosen: Vec<usize> = Vec::new();
+    for diverse in [true, false] {
+        for (i, (_, _, p)) in positions.iter().enumerate() {
+            if chosen.len() == count || chosen.contains(&i) {
+                continue;
+            }
+            if !diverse || chosen.iter().all(|&c| apart(&positions[c].2, p) >= 2) {
+                chosen.push(i);
+            }
+        }
+    }
+    chosen.sort_by_key(|&i| positions[i].0);
+    chosen
+        .into_iter()
+        .filter_map(|i| {
+            let (d, s, p) = &positions[i];
+            let path = walk_back(e, set, start, s, recorded)?;
+            Some(BestPosition {
+                distance: *d,
+                position: p.clone(),
+                lines: lines(e, &path),
+            })
+        })
+        .collect()
+}
+
+/// The `size` stored keys of least goal distance (ties: the smaller key),
+/// nearest first. One pass over the set; a key is copied only when it
+/// enters the pool.
+fn candidates(
+    e: &mut Engine,
+    set: &VisitedSet,
+    start: &State,
+    size: usize,
+) -> Vec<(u32, Vec<u64>)> {
+    let mut heap: BinaryHeap<(u32, Vec<u64>)> = BinaryHeap::new();
+    let mut state = start.clone();
+    let (encoding, geometry) = (&mut e.encoding, &e.geometry);
+    set.for_each(|key, _| {
+        encoding.decode(key, &mut state);
+        let d = geometry.goal_distance(&state);
+        let enters = heap.len() < size
+            || heap
+                .peek()
+                .is_some_and(|(worst, k)| (d, key) < (*worst, k.as_slice()));
+        if enters {
+            heap.push((d, key.to_vec()));
+            if heap.len() > size {
+                heap.pop();
+            }
+        }
+    });
+    heap.into_sorted_vec()
+}
+
+/// Blocks in different places between two canonical positions.
+fn apart(a: &Position, b: &Position) -> usize {
+    a.anchors
+        .iter()
+        .zip(&b.anchors)
+        .filter(|(x, y)| x != y)
+        .count()
+}

@@ -1,0 +1,147 @@
+//! Which blocks stand most in the master's way: the blocks worth removing
+//! first when an easier variant is made. The master's shortest path to its
+//! goal on the empty board (walls and doors only, its slider axis kept)
+//! sweeps a set of cells; a block scores the number of its cells in that
+//! swept set, ties broken by how close it stands to it.
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use crate::model::{Axis, Puzzle};
+
+/// One block's obstruction, as `solver variant --rank --json` prints it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Obstruction {
+    pub id: char,
+    /// The block's start anchor (first cell in reading order).
+    pub row: usize,
+    pub col: usize,
+    /// Cells of the block on the master's swept path.
+    pub cells_on_path: usize,
+    /// Manhattan distance from the block to the nearest swept cell (0 on it).
+    pub distance: u32,
+    /// The final goal fixes blocks of this block's type: removing it drops that requirement.
+    pub goal_block: bool,
+    /// Block instance index in the puzzle (internal order, stable per puzzle).
+    #[serde(skip)]
+    pub instance: usize,
+}
+
+/// Every block but the master, most obstructing first.
+pub fn rank(puzzle: &Puzzle) -> Vec<Obstruction> {
+    let swept = swept_cells(puzzle);
+    let w = puzzle.board.width();
+    let goal_types: Vec<usize> = puzzle
+        .final_goal()
+        .map(|g| g.requirements.iter().map(|r| r.block_type).collect())
+        .unwrap_or_default();
+    let mut out: Vec<Obstruction> = (0..puzzle.instances())
+        .filter(|&i| !puzzle.types[puzzle.instance_type(i)].is_master)
+        .map(|i| {
+            let t = puzzle.instance_type(i);
+            let anchor = puzzle.start.anchors[i] as usize;
+            let cells = puzzle.cells_at(t, anchor).unwrap_or_default();
+            let on = cells.iter().filter(|&&c| swept[c]).count();
+            let distance = cells
+                .iter()
+                .flat_map(|&c| {
+                    swept
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| **s)
+                        .map(move |(s, _)| {
+                            ((c / w).abs_diff(s / w) + (c % w).abs_diff(s % w)) as u32
+                        })
+                })
+                .min()
+                .unwrap_or(u32::MAX);
+            Obstruction {
+                id: puzzle.types[t].id,
+                row: anchor / w,
+                col: anchor % w,
+                cells_on_path: on,
+                distance,
+                goal_block: goal_types.contains(&t),
+                instance: i,
+            }
+        })
+        .collect();
+    out.sort_by_key(|o| (std::cmp::Reverse(o.cells_on_path), o.distance, o.instance));
+    out
+}
+
+/// Cells the master covers along one shortest path from its start to its
+/// final goal anchor on the empty board; all false when there is no master,
+/// no master goal or no such path.
+fn swept_cells(puzzle: &Puzzle) -> Vec<bool> {
+    let n = puzzle.board.len();
+    let mut swept = vec![false; n];
+    let Some(m) = puzzle.master() else {
+        return swept;
+    };
+    let Some(goal) = puzzle
+        .final_goal()
+        .and_then(|g| g.requirements.iter().find(|r| r.block_type == m))
+        .and_then(|r| r.anchors.first())
+    else {
+        return swept;
+    };
+    let start = puzzle.start.anchors[puzzle.type_range(m).start] as usize;
+    let fits = |a: usize| {
+        puzzle
+            .cells_at(m, a)
+            .is_some_and(|cells| cells.iter().all(|&c| puzzle.board.allows(c, true)))
+    };
+    let steps: &[(i32, i32)] = match puzzle.types[m].slider {
+        Some(Axis::Horizontal) => &[(0, 1), (0, -1)],
+        Some(Axis::Vertical) => &[(1, 0), (-1, 0)],
+        None => &[(0, 1), (0, -1), (1, 0), (-1, 0)],
+    };
+    let mut parent = vec![usize::MAX; n];
+    parent[start] = start;
+    let mut queue = VecDeque::from([start]);
+    while let Some(a) = queue.pop_front() {
+        if a == *goal as usize {
+            break;
+        }
+        for &(dr, dc) in steps {
+            if let Some(b) = puzzle.board.offset(a, dr, dc) {
+                if parent[b] == usize::MAX && fits(b) {
+                    parent[b] = a;
+                    queue.push_back(b);
+                }
+            }
+        }
+    }
+    let mut at = *goal as usize;
+    if parent[at] == usize::MAX {
+        return swept;
+    }
+    loop {
+        for c in puzzle.cells_at(m, at).unwrap_or_default() {
+            swept[c] = true;
+        }
+        if at == start {
+            return swept;
+        }
+        at = parent[at];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::native;
+
+    #[test]
+    fn the_block_on_the_masters_way_ranks_first() {
+        let p = native::parse(super::super::tests::PUZZLE, "t").unwrap();
+        let r = rank(&p);
+        // The master (2x2 at 1,1) goes right to 2,3: the 'o' at 1,3 and 2,3 are in its way.
+        assert_eq!((r[0].row, r[0].col, r[0].cells_on_path), (1, 3, 1));
+        assert_eq!((r[1].row, r[1].col, r[1].cells_on_path), (2, 3, 1));
+        assert!(r[2].cells_on_path == 0 && r[2].distance >= 1, "{r:?}");
+        assert_eq!(r.len(), 4);
+    }
+}

@@ -1,0 +1,183 @@
+//! End-to-end tests of what the reasoner's variant and restart phases ask
+//! of the solver: `solver variant` (rank, remove, subgoals from a variant's
+//! solution) and `solver solve --best-out`, each result replayed against the
+//! original puzzle by `solver verify`.
+
+use std::path::PathBuf;
+
+use end_to_end::{run_solver, workspace_root};
+use serde_json::Value;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("variant-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn classic() -> String {
+    workspace_root()
+        .join("puzzles/klotski/classic.txt")
+        .display()
+        .to_string()
+}
+
+/// Runs the solver, asserting its exit code; returns stdout.
+fn ok(args: &[&str], code: i32) -> String {
+    let out = run_solver(args);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `solver verify --json` of `solution` against `puzzle`.
+fn verify(puzzle: &str, solution: &str) -> Value {
+    serde_json::from_str(&ok(&["verify", puzzle, solution, "--json"], 0)).unwrap()
+}
+
+#[test]
+fn a_variants_solution_as_subgoals_solves_the_full_puzzle_and_replays() {
+    let full = classic();
+    let rank: Value =
+        serde_json::from_str(&ok(&["variant", &full, "--rank", "--json"], 0)).unwrap();
+    // Classic: the horizontal block right under the master is most in its way.
+    let first = &rank[0];
+    assert_eq!(first["id"], "h", "{rank}");
+    assert!(first["cells_on_path"].as_u64().unwrap() >= 1);
+    let cell = format!("{},{}", first["row"], first["col"]);
+    let (variant, variant_sol) = (temp("v.txt"), temp("v.sol"));
+    let (variant, variant_sol) = (variant.to_str().unwrap(), variant_sol.to_str().unwrap());
+    ok(&["variant", &full, "--remove", &cell, "-o", variant], 0);
+    let easy: Value = serde_json::from_str(&ok(
+        &["solve", variant, "--json", "--solution", variant_sol],
+        0,
+    ))
+    .unwrap();
+    assert!(easy["steps"].as_u64().unwrap() < 116, "{easy}");
+    // Fixing every kept block: with the 'h' block back, no subgoal sequence
+    // of this variant is reachable (the solver proves it: exit 1).
+    let write_subgoals = |fix: &str, out: &str| {
+        let args = [
+            "variant",
+            &full,
+            "--remove",
+            &cell,
+            "--subgoals",
+            variant_sol,
+        ];
+        ok(&[&args[..], &["--fix", fix, "-o", out]].concat(), 0)
+    };
+    let strict = temp("strict.txt");
+    let strict = strict.to_str().unwrap();
+    write_subgoals("all", strict);
+    let r: Value = serde_json::from_str(&ok(&["solve", strict, "--json"], 1)).unwrap();
+    assert_eq!(r["status"], "no_solution");
+    // Fixing the master alone: solved section by section, and the whole
+    // solution replays against the original puzzle.
+    let sub = temp("sub.txt");
+    let sub = sub.to_str().unwrap();
+    write_subgoals("master", sub);
+    let sol = temp("sub.sol");
+    let sol = sol.to_str().unwrap();
+    let r: Value =
+        serde_json::from_str(&ok(&["solve", sub, "--json", "--solution", sol], 0)).unwrap();
+    assert!(r["goals_total"].as_u64().unwrap() >= 2, "{r}");
+    assert_eq!(r["goals_reached"], r["goals_total"]);
+    let v = verify(&full, sol);
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["goals_total"], 1);
+    assert_eq!(v["steps"], r["steps"]);
+}
+
+#[test]
+fn a_restart_from_a_best_position_concatenates_into_a_verified_solution() {
+    let full = classic();
+    let best = temp("best.json");
+    let best = best.to_str().unwrap();
+    ok(
+        &[
+            "solve",
+            &full,
+            "--max-positions",
+            "3000",
+            "--best-out",
+            best,
+            "--best-count",
+            "3",
+            "--quiet",
+        ],
+        1,
+    );
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
+    let positions = file["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 3);
+    // Nearest first, and nearer than the start (distance 3).
+    let d: Vec<u64> = positions
+        .iter()
+        .map(|p| p["distance"].as_u64().unwrap())
+        .collect();
+    assert!(d.windows(2).all(|w| w[0] <= w[1]) && d[0] < 3, "{d:?}");
+    let p = &positions[0];
+    let restarted = temp("restart.txt");
+    std::fs::write(&restarted, p["puzzle"].as_str().unwrap()).unwrap();
+    let rest = temp("rest.sol");
+    let r: Value = serde_json::from_str(&ok(
+        &[
+            "solve",
+            restarted.to_str().unwrap(),
+            "--json",
+            "--solution",
+            rest.to_str().unwrap(),
+        ],
+        0,
+    ))
+    .unwrap();
+    let prefix: Vec<&str> = p["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let whole = temp("whole.sol");
+    let text = prefix.join("\n") + "\n" + &std::fs::read_to_string(&rest).unwrap();
+    std::fs::write(&whole, text).unwrap();
+    let v = verify(&full, whole.to_str().unwrap());
+    assert_eq!(v["valid"], true);
+    assert_eq!(
+        v["steps"].as_u64().unwrap(),
+        p["steps"].as_u64().unwrap() + r["steps"].as_u64().unwrap()
+    );
+    // Solved: the file is rewritten with no positions, never left stale.
+    ok(&["solve", &full, "--best-out", best, "--quiet"], 0);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
+    assert_eq!(file["positions"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn bad_variant_requests_are_refused_with_exit_2() {
+    let full = classic();
+    for (args, says) in [
+        (vec!["--remove", "1,2"], "is the master"),
+        (vec!["--remove", "5,2"], "no block has its anchor"),
+        (vec!["--remove", "x"], "expected ROW,COL"),
+        (vec![], "say what to do"),
+        (vec!["--remove", "5,1", "--every", "0"], "--every takes"),
+    ] {
+        let mut all = vec!["variant", full.as_str()];
+        all.extend(args.iter().copied());
+        let out = run_solver(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+    let dev = workspace_root().join("puzzles/klotski/classic.txt");
+    let text = std::fs::read_to_string(&dev).unwrap();
+    let two = temp("two.txt");
+    std::fs::write(&two, format!("{text}%%\n{text}")).unwrap();
+    let out = run_solver(&["solve", two.to_str().unwrap(), "--best-out", "/tmp/x.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--best-out takes one puzzle"));
+}
