@@ -125,9 +125,10 @@ mod tests {
                 .len(),
             3
         );
-        // Fixing the master alone: its place after move 2 (after move 5 it is the goal's).
+        // Fixing the master alone: its places after moves 1 to 4, repeats
+        // merged (it stands at 1,1, then 1,3), then the goal.
         let loose = from_solution(&full, &variant, &moves, 1, Fix::Master).unwrap();
-        assert_eq!(loose.goals.len(), 1 + 1);
+        assert_eq!(loose.goals.len(), 2 + 1);
         assert_eq!(loose.goals[0].requirements.len(), 1);
         let bad = solution::parse("@ 1,1 L\n", "s").unwrap();
         assert!(from_solution(&full, &variant, &bad, 1, Fix::All)
