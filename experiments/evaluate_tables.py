@@ -120,16 +120,17 @@ def table_8_4(store, files, scale):
 
 
 def spread(values):
+    """Mean ± standard deviation (min-max)."""
     if not values:
         return "-"
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    return f"{statistics.mean(values):.1f} ± {sd:.1f} ({min(values)}-{max(values)})"
+    return f"{statistics.mean(values):.2f} ± {sd:.2f} ({min(values)}-{max(values)})"
 
 
 def ablations(store, files, scale):
-    per_method, lines = {}, []
+    per_method, effort, lines = {}, {}, []
     for m in METHODS:
-        solved, within, positions, complete = [], [], [], 0
+        solved, within, positions, total, complete = [], [], [], [], 0
         for seed in range(1, scale.seeds + 1):
             rs = [result(store, ev.ablation_run(p, m, seed, scale)) for p in files]
             if any(r is None for r in rs):
@@ -137,19 +138,20 @@ def ablations(store, files, scale):
             complete += 1
             solved.append(sum(r["status"] == "solved" for r in rs))
             within.append(sum(r["status"] == "solved" and r["solved_by_phase"] != "final" for r in rs))
-            positions.append(sum(r["positions"] for r in rs if r["status"] == "solved"))
-        per_method[m] = solved
+            positions.append(round(sum(r["positions"] for r in rs if r["status"] == "solved") / 1e6, 2))
+            total.append(round(sum(r.get("positions", 0) for r in rs) / 1e6, 2))
+        per_method[m], effort[m] = solved, total
         lines.append(f"| {METHOD_NAMES[m]} | {complete} of {scale.seeds} | {spread(solved)} | {spread(within)} | "
-                     f"{spread([round(x / 1e6, 1) for x in positions]) if positions else '-'} |\n")
+                     f"{spread(positions)} | {spread(total)} |\n")
     text = ("# Does retrieval matter? The reasoner's ablations (issue 18)\n\n" + scale_line(scale, files)
             + "Every run uses casebase/seed.toml less the puzzle's own case, the same limit and attempts; only the "
             "choice of the reused cases differs (`--similarity thesis|extended`, `--retrieval random|none`). "
             "Mean ± standard deviation (min-max) over the seeds whose runs are all recorded.\n\n"
-            "| retrieval | seeds complete | puzzles solved | of them within the limit (not by the final run) | million positions on solved puzzles |\n|---|---|---|---|---|\n"
+            "| retrieval | seeds complete | puzzles solved | of them within the limit (not by the final run) | million positions on solved puzzles | million positions on all puzzles |\n|---|---|---|---|---|---|\n"
             + "".join(lines) + "\n![solved per retrieval](ablations.svg)\n")
     write("ablations.md", text)
-    plot_ablations(per_method, len(files))
-    return {m: v for m, v in per_method.items()}
+    plot_ablations(per_method, effort, len(files))
+    return {"solved": per_method, "million positions": effort}
 
 
 def learning(store, files, scale):
@@ -239,19 +241,23 @@ def write(name, text):
     print(f"wrote {os.path.relpath(os.path.join(ev.OUT, name))}")
 
 
-def plot_ablations(per_method, n):
+def plot_ablations(per_method, effort, n):
+    """Solved puzzles and positions on all puzzles per retrieval: bars the
+    mean, whiskers the standard deviation, dots the seeds."""
     plot = _plt()
     if plot is None:
         return
-    fig, ax = plot.plt.subplots(figsize=(6, 3.5))
-    means = [statistics.mean(per_method[m]) if per_method[m] else 0 for m in METHODS]
-    errs = [statistics.stdev(per_method[m]) if len(per_method[m]) > 1 else 0 for m in METHODS]
-    ax.bar([METHOD_NAMES[m] for m in METHODS], means, yerr=errs, capsize=4, color=["C3", "C1", "C0", "C7"])
-    for i, m in enumerate(METHODS):
-        ax.scatter([i] * len(per_method[m]), per_method[m], color="k", s=8, zorder=3)
-    ax.set_ylabel(f"puzzles solved (of {n})")
-    ax.set_title("Retrieval ablations: mean ± sd over seeds, dots per seed", fontsize=9)
-    ax.tick_params(axis="x", labelsize=7)
+    fig, axes = plot.plt.subplots(1, 2, figsize=(10, 3.8))
+    panels = ((per_method, f"puzzles solved (of {n})"), (effort, "million positions examined, all puzzles"))
+    for ax, (values, label) in zip(axes, panels):
+        means = [statistics.mean(values[m]) if values[m] else 0 for m in METHODS]
+        errs = [statistics.stdev(values[m]) if len(values[m]) > 1 else 0 for m in METHODS]
+        ax.bar([METHOD_NAMES[m] for m in METHODS], means, yerr=errs, capsize=4, color=["C3", "C1", "C0", "C7"])
+        for i, m in enumerate(METHODS):
+            ax.scatter([i] * len(values[m]), values[m], color="k", s=8, zorder=3)
+        ax.set_ylabel(label)
+        ax.tick_params(axis="x", labelsize=7, rotation=15)
+    fig.suptitle("Retrieval ablations: mean ± sd over seeds, dots per seed", fontsize=9)
     plot.save(fig, "ablations", ev.OUT)
 
 
