@@ -17,7 +17,7 @@ its own scale, with the ablations and the learning curve of issue 18:
 Every solver or reasoner process is one keyed run of experiments/harness.py:
 one per core at once, resumable (a rerun skips what is done), each result
 line stamped with the commit and machine. Then evaluate_tables.py writes the
-tables and figures into experiments/results/evaluate/.
+tables and figures into experiments/results/evaluate/<scale>/.
 
     python3 experiments/evaluate.py             # build first: cargo build --release --bins
     LIMIT=200000 QUICK=1 python3 experiments/evaluate.py
@@ -75,6 +75,12 @@ class Scale:
         if os.environ.get("PUZZLES"):
             return os.environ["PUZZLES"].split(",")
         return puzzles()[::6] if self.quick else puzzles()
+
+    def tag(self):
+        """The scale as a folder name for its tables."""
+        subset = f"-n{len(self.puzzles())}" if os.environ.get("PUZZLES") else "-quick" if self.quick else ""
+        return (f"L{self.limit}-A{self.attempts}-F{self.final_timeout}-G{self.grid}-S{self.seeds}-O{self.orders}"
+                + subset)
 
     def as_dict(self):
         return dict(vars(self))

@@ -7,6 +7,10 @@ in experiments/results/evaluate/runs.jsonl (running nothing):
 - quality.md: the reasoner's steps against the known optima;
 - MACHINE.md: the scale, commits and machines the recorded runs came from.
 
+They go into a folder of experiments/results/evaluate/ named for the scale
+(`Scale.tag`, e.g. `L200000-A10-F10-G50-S5-O5-quick`), so the tables of
+runs at several scales stand side by side.
+
 Every table states the scale it was run at and how many of its runs are
 recorded, so a partial run reads as what it is.
 """
@@ -19,6 +23,8 @@ from common import ROOT
 
 import evaluate as ev
 
+# Where the tables go: a folder of the results named for the scale (write_all).
+TABLES = None
 METHODS = ["thesis", "extended", "random", "none"]
 METHOD_NAMES = {"thesis": "thesis similarity", "extended": "extended similarity",
                 "random": "a random case", "none": "no retrieval (general settings)"}
@@ -236,9 +242,9 @@ def machine(store, scale):
 
 
 def write(name, text):
-    with open(os.path.join(ev.OUT, name), "w") as f:
+    with open(os.path.join(TABLES, name), "w") as f:
         f.write(text)
-    print(f"wrote {os.path.relpath(os.path.join(ev.OUT, name))}")
+    print(f"wrote {os.path.relpath(os.path.join(TABLES, name))}")
 
 
 def plot_ablations(per_method, effort, n):
@@ -258,7 +264,7 @@ def plot_ablations(per_method, effort, n):
         ax.set_ylabel(label)
         ax.tick_params(axis="x", labelsize=7, rotation=15)
     fig.suptitle("Retrieval ablations: mean ± sd over seeds, dots per seed", fontsize=9)
-    plot.save(fig, "ablations", ev.OUT)
+    plot.save(fig, "ablations", TABLES)
 
 
 def plot_learning(curves):
@@ -279,7 +285,7 @@ def plot_learning(curves):
         ax.set_title(f"pass {pass_} (filled: solved, hollow: not)", fontsize=9)
     axes[0].set_ylabel("positions examined (log scale)")
     axes[0].legend(fontsize=7)
-    plot.save(fig, "learning_curve", ev.OUT)
+    plot.save(fig, "learning_curve", TABLES)
 
 
 def _plt():
@@ -293,7 +299,9 @@ def _plt():
 
 
 def write_all(store, files, scale):
-    os.makedirs(ev.OUT, exist_ok=True)
+    global TABLES
+    TABLES = os.path.join(ev.OUT, scale.tag())
+    os.makedirs(TABLES, exist_ok=True)
     print(table_8_4(store, files, scale))
     print(ablations(store, files, scale))
     print(learning(store, files, scale))

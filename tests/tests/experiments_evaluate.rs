@@ -10,6 +10,8 @@ mod reasoner_common;
 use reasoner_common::Scratch;
 
 const PUZZLE: &str = "puzzles/rushhour/rush_05.txt";
+/// The tables' folder, named for the scale below.
+const TABLES: &str = "out/L5000-A2-F5-G6-S2-O1-n1";
 
 fn python() -> bool {
     Command::new("python3").arg("--version").output().is_ok()
@@ -80,13 +82,14 @@ fn evaluate_records_real_results_and_resumes_without_redoing_them() {
     // x 2 seeds, the learning curve's 2 passes.
     assert_eq!(counts(&first)["ran"], 1 + 6 + 8 + 2, "{:?}", counts(&first));
     assert_eq!(counts(&first)["failed"], 0);
-    let table = std::fs::read_to_string(dir.path("out/table8_4.md")).unwrap();
+    let table = std::fs::read_to_string(dir.path(&format!("{TABLES}/table8_4.md"))).unwrap();
     // BFS solves rush_05 optimally: 8 steps (puzzles/README.md), 44 positions.
     assert!(table.contains("| rush_05 | 8 / 44 |"), "{table}");
     assert!(table.contains("5,000 positions per solver run"), "{table}");
-    let quality = std::fs::read_to_string(dir.path("out/quality.md")).unwrap();
+    let quality = std::fs::read_to_string(dir.path(&format!("{TABLES}/quality.md"))).unwrap();
     assert!(quality.contains("| rush_05 | 8 |"), "{quality}");
-    let learning = std::fs::read_to_string(dir.path("out/learning_curve.md")).unwrap();
+    let learning =
+        std::fs::read_to_string(dir.path(&format!("{TABLES}/learning_curve.md"))).unwrap();
     assert!(learning.contains("| 1 | 2 | 1 of 1 | 1 |"), "{learning}");
 
     // A second start finds every run done.
