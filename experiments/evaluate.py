@@ -43,7 +43,7 @@ import tempfile
 import tomllib
 
 from common import REASONER, ROOT, SOLVER, casebase_without, puzzles
-from harness import Harness, Store
+from harness import Harness, Store, key_text
 
 OUT = os.environ.get("OUT") or os.path.join(ROOT, "experiments", "results", "evaluate")
 SEED_CASEBASE = os.path.join("casebase", "seed.toml")

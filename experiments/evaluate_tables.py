@@ -40,8 +40,15 @@ def scale_line(scale, files):
             f"{scale.final_timeout} s, `--jobs 1`. (The thesis: 5,000,000 positions, 25 attempts.)\n\n")
 
 
+# The recorded lines the tables used, by key text (MACHINE.md counts them).
+USED = {}
+
+
 def result(store, run):
+    """The recorded result of `run` (a `(key, work)` pair), or None."""
     line = store.get(run[0])
+    if line:
+        USED[ev.key_text(run[0])] = line
     return line["result"] if line else None
 
 
@@ -245,13 +252,13 @@ def quality(store, files, scale):
     write("quality.md", text)
 
 
-def machine(store, scale):
-    stamps = Counter((l.get("commit"), l.get("machine")) for l in store.done.values())
-    when = sorted(l.get("finished", "") for l in store.done.values() if l.get("finished"))
+def machine(scale):
+    stamps = Counter((l.get("commit"), l.get("machine")) for l in USED.values())
+    when = sorted(l.get("finished", "") for l in USED.values() if l.get("finished"))
     text = ("# Where the evaluation's runs came from\n\n"
             f"Scale of these tables: " + ", ".join(f"{k}={v}" for k, v in scale.as_dict().items()) + ".\n\n"
             + (f"Runs finished from {when[0]} to {when[-1]} (UTC).\n\n" if when else "")
-            + "| commit | machine | runs |\n|---|---|---|\n"
+            + "The runs these tables use:\n\n| commit | machine | runs |\n|---|---|---|\n"
             + "".join(f"| {c} | {m} | {n} |\n" for (c, m), n in sorted(stamps.items(), key=lambda x: -x[1])))
     write("MACHINE.md", text)
 
@@ -321,4 +328,4 @@ def write_all(store, files, scale):
     print(ablations(store, files, scale))
     print(learning(store, files, scale))
     quality(store, files, scale)
-    machine(store, scale)
+    machine(scale)
