@@ -551,6 +551,7 @@ mod tests {
             goals_total: 1,
             elapsed_ms: 1,
             peak_memory_bytes: 100,
+            spill_disk_bytes: 0,
             encoding: "rank".into(),
             encoding_reason: "rank (asked for)".into(),
             key_bits: 20,

@@ -34,6 +34,11 @@ pub struct SearchParams {
     /// Pattern databases of `--heuristic pdb`.
     #[serde(default)]
     pub pdb: PdbSettings,
+    /// `--spill DIR`: the folder where a BFS that outgrows its memory keeps
+    /// its layers on disk. Where a run spills is not part of its identity
+    /// (counts and solutions are the same), so never serialized.
+    #[serde(skip)]
+    pub spill: Option<String>,
 }
 
 /// The pattern databases' settings.
@@ -76,6 +81,7 @@ impl Default for SearchParams {
             keep_visited: false,
             threads: 1,
             pdb: PdbSettings::default(),
+            spill: None,
         }
     }
 }

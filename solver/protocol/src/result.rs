@@ -68,6 +68,10 @@ pub struct SolveReport {
     pub goals_total: usize,
     pub elapsed_ms: u64,
     pub peak_memory_bytes: u64,
+    /// Most bytes a spilled BFS (`--spill DIR`) held on disk at once; 0 when
+    /// the search stayed in memory.
+    #[serde(default)]
+    pub spill_disk_bytes: u64,
     /// Bits per stored key and encoding actually used.
     pub encoding: String,
     /// Why that encoding: asked for, or what `--encoding auto` weighed.

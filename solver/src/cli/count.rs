@@ -42,6 +42,7 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
                 "branching_factor": c.branching_factor,
                 "positions_examined": c.examined,
                 "peak_memory_bytes": c.peak_memory,
+                "spill_disk_bytes": c.disk_bytes,
                 "elapsed_ms": c.elapsed_ms,
             });
             outln!("{v}");

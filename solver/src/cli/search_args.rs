@@ -72,6 +72,9 @@ pub struct SearchArgs {
     /// `--heuristic pdb`: folder of cached tables, or `off` (default: the user's cache folder).
     #[arg(long, value_name = "DIR")]
     pub pdb_cache: Option<String>,
+    /// BFS: when memory runs out (--max-memory, or the machine's available memory), go on with the layers on disk in DIR.
+    #[arg(long, value_name = "DIR")]
+    pub spill: Option<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -115,6 +118,7 @@ impl SearchArgs {
                 memory: self.pdb_memory,
                 cache: self.pdb_cache.clone(),
             },
+            spill: self.spill.clone(),
         }
     }
 }

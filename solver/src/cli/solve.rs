@@ -159,6 +159,7 @@ fn make_report(
         goals_total: puzzle.goals.len(),
         elapsed_ms: out.elapsed_ms,
         peak_memory_bytes: out.stats.peak_memory,
+        spill_disk_bytes: out.stats.disk_bytes,
         encoding: out.encoding.to_string(),
         encoding_reason: out.encoding_reason.clone(),
         key_bits: out.key_bits,

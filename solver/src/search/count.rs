@@ -20,6 +20,8 @@ pub struct Count {
     pub branching_factor: f64,
     pub examined: u64,
     pub peak_memory: u64,
+    /// Most bytes a spilled count held on disk at once (0: in memory).
+    pub disk_bytes: u64,
     pub elapsed_ms: u64,
     /// The encoding used and its key width.
     pub encoding: &'static str,
@@ -40,6 +42,7 @@ pub fn reachable(
     let goal = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
     let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress);
     engine.check_key_width()?;
+    super::spill::check(&engine)?;
     engine.goal_enabled = false;
     let mut start = State::new(puzzle);
     start.load(&puzzle.start, engine.moves.shapes());
@@ -50,6 +53,7 @@ pub fn reachable(
         Ending::Exhausted => (true, None),
         Ending::Stopped(l) => (false, Some(l)),
         Ending::Found(_) => (false, None),
+        Ending::Failed(err) => return Err(err),
     };
     Ok(Count {
         positions: s.stored,
@@ -62,6 +66,7 @@ pub fn reachable(
         },
         examined: s.examined,
         peak_memory: s.peak_memory,
+        disk_bytes: s.disk_bytes,
         elapsed_ms: engine.elapsed_ms(),
         encoding: crate::encoding::PositionEncoding::name(&engine.encoding),
         key_bits: crate::encoding::PositionEncoding::key_bits(&engine.encoding),

@@ -22,6 +22,11 @@ pub enum SearchError {
     BidirNeedsFixedGoal,
     /// The puzzle's position keys are wider than the visited set stores.
     KeyTooWide { bits: u32, max: u32 },
+    /// `--spill` with settings it cannot serve (the message says which).
+    SpillUnsupported(String),
+    /// The spill folder cannot be written, or filled up (the message says
+    /// which folder and what to do).
+    Spill(String),
 }
 
 impl fmt::Display for SearchError {
@@ -39,7 +44,10 @@ impl fmt::Display for SearchError {
                     "--lock names block '{id}', which the puzzle does not have"
                 )
             }
-            SearchError::OutOfRange(message) | SearchError::Heuristic(message) => {
+            SearchError::OutOfRange(message)
+            | SearchError::Heuristic(message)
+            | SearchError::SpillUnsupported(message)
+            | SearchError::Spill(message) => {
                 write!(f, "{message}")
             }
             SearchError::BidirOneWay(names) => write!(

@@ -13,6 +13,7 @@ mod ida;
 pub mod path;
 mod progress;
 pub mod run;
+pub mod spill;
 
 use std::time::Instant;
 
@@ -53,6 +54,8 @@ pub enum Ending {
     /// Every position reachable under these settings was examined.
     Exhausted,
     Stopped(Limit),
+    /// The search could not go on (a spill folder that filled up).
+    Failed(SearchError),
 }
 
 /// Counters every algorithm keeps.
@@ -65,6 +68,8 @@ pub struct Stats {
     pub best_distance: u32,
     pub best_distance_positions: u64,
     pub peak_memory: u64,
+    /// Most bytes held on disk at once by a spilled BFS (`--spill`).
+    pub disk_bytes: u64,
 }
 
 /// Everything a search algorithm needs, built once per goal section.
@@ -163,6 +168,7 @@ impl<'a> Engine<'a> {
     /// Runs the algorithm the parameters name from `start`.
     pub fn run(&mut self, start: &State) -> Ending {
         match self.params.algorithm {
+            Algorithm::Bfs if self.params.spill.is_some() => spill::search(self, start),
             Algorithm::Bfs => bfs::search(self, start),
             Algorithm::Astar => astar::search(self, start),
             Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),

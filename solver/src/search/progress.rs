@@ -28,6 +28,8 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     /// Depth or f-bound, set by the algorithm.
     pub bound: u64,
+    /// Bytes a spilled BFS holds on disk (shown when not 0).
+    pub disk: u64,
 }
 
 impl Progress {
@@ -41,6 +43,7 @@ impl Progress {
             total: None,
             bar: None,
             bound: 0,
+            disk: 0,
         }
     }
 
@@ -66,8 +69,12 @@ impl Progress {
             .get_or_insert_with(|| new_bar(self.total, self.started));
         bar.set_position(stats.examined);
         let rate = stats.examined as f64 / self.started.elapsed().as_secs_f64();
+        let disk = match self.disk {
+            0 => String::new(),
+            bytes => format!(" + {:.1} MiB on disk", bytes as f64 / (1 << 20) as f64),
+        };
         bar.set_message(format!(
-            "{rate:.0}/s, depth/bound {}, {:.1} MiB, best distance {}",
+            "{rate:.0}/s, depth/bound {}, {:.1} MiB{disk}, best distance {}",
             self.bound,
             memory as f64 / (1 << 20) as f64,
             stats.best_distance

@@ -151,6 +151,7 @@ pub fn solve(
         engine.keep_for_best = options.best > 0;
         engine.check_key_width()?;
         check_bidir(&engine, params)?;
+        super::spill::check(&engine)?;
         engine.forbidden = &kept;
         let start = current.take().unwrap_or_else(|| {
             let mut s = State::new(puzzle);
@@ -168,6 +169,7 @@ pub fn solve(
         total.examined += stats.examined;
         total.stored = total.stored.max(stats.stored);
         total.peak_memory = total.peak_memory.max(stats.peak_memory);
+        total.disk_bytes = total.disk_bytes.max(stats.disk_bytes);
         total.best_distance = stats.best_distance;
         total.best_distance_positions = stats.best_distance_positions;
         spend(&mut remaining, limits, started, stats.examined);
@@ -185,6 +187,10 @@ pub fn solve(
                 }
             }
             Ending::Exhausted => status = Status::NoSolution,
+            Ending::Failed(err) => {
+                engine.progress.finish();
+                return Err(err);
+            }
             Ending::Stopped(l) => {
                 status = Status::LimitReached;
                 limit = Some(l);

@@ -1,0 +1,138 @@
+//! Delayed duplicate detection, as in Korf's disk-based BFS: the sorted runs
+//! of the next layer's successors are merged into one sorted stream without
+//! repeats, and every key also found in the current or the previous layer
+//! (sorted files too, read alongside) is dropped. In an undirected search
+//! graph a successor of layer d lies in layer d-1, d or d+1, so no older layer
+//! needs reading; what is left is exactly layer d+1.
+
+use std::cmp::Ordering;
+use std::io;
+
+use super::runs::{KeyReader, KeyWriter, Source};
+
+/// One sorted input and its current key.
+struct Head {
+    source: Source,
+    key: Vec<u64>,
+    live: bool,
+}
+
+impl Head {
+    fn new(mut source: Source, words: usize) -> io::Result<Head> {
+        let mut key = vec![0; words];
+        let live = source.next(&mut key)?;
+        Ok(Head { source, key, live })
+    }
+
+    fn advance(&mut self) -> io::Result<()> {
+        self.live = self.source.next(&mut self.key)?;
+        Ok(())
+    }
+
+    /// Moves past every key below `key`; true when `key` itself is here.
+    fn holds(&mut self, key: &[u64]) -> io::Result<bool> {
+        while self.live {
+            match self.key.as_slice().cmp(key) {
+                Ordering::Less => self.advance()?,
+                Ordering::Equal => return Ok(true),
+                Ordering::Greater => return Ok(false),
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Writes to `out` every key of `runs` (each sorted, without repeats) that is
+/// in none of `older` (sorted layer files), once each, in order. Returns the
+/// number written.
+pub fn merge_layer(
+    runs: Vec<Source>,
+    older: Vec<KeyReader>,
+    out: &mut KeyWriter,
+    words: usize,
+) -> io::Result<u64> {
+    let mut heads = runs
+        .into_iter()
+        .map(|s| Head::new(s, words))
+        .collect::<io::Result<Vec<_>>>()?;
+    let mut older = older
+        .into_iter()
+        .map(|r| Head::new(Source::File(r), words))
+        .collect::<io::Result<Vec<_>>>()?;
+    let mut last = vec![0u64; words];
+    let mut any = false;
+    let mut written = 0;
+    // Few runs per layer (each is a memory-full), so the smallest head is
+    // found by a scan rather than a heap.
+    while let Some(min) = smallest(&heads) {
+        let fresh = !any || heads[min].key != last;
+        if fresh {
+            last.copy_from_slice(&heads[min].key);
+            any = true;
+            let mut seen = false;
+            for layer in &mut older {
+                seen |= layer.holds(&last)?;
+            }
+            if !seen {
+                out.push(&last)?;
+                written += 1;
+            }
+        }
+        heads[min].advance()?;
+    }
+    Ok(written)
+}
+
+/// The index of the live head with the smallest key.
+fn smallest(heads: &[Head]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, h) in heads.iter().enumerate() {
+        if h.live && best.is_none_or(|b| h.key < heads[b].key) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &std::path::Path, name: &str, keys: &[u64]) -> KeyReader {
+        let path = dir.join(name);
+        let mut w = KeyWriter::create(&path, 3).unwrap();
+        for k in keys {
+            w.push(&[*k]).unwrap();
+        }
+        w.finish().unwrap();
+        KeyReader::open(&path, 3).unwrap()
+    }
+
+    #[test]
+    fn repeats_and_keys_of_older_layers_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = vec![
+            Source::File(file(dir.path(), "a", &[1, 4, 7, 9, 12])),
+            Source::Memory {
+                keys: vec![2, 4, 8, 12, 30],
+                at: 0,
+            },
+        ];
+        let older = vec![
+            file(dir.path(), "d", &[3, 7, 30]),
+            file(dir.path(), "e", &[0, 2, 13]),
+        ];
+        let path = dir.path().join("out");
+        let mut out = KeyWriter::create(&path, 3).unwrap();
+        let n = merge_layer(runs, older, &mut out, 1).unwrap();
+        out.finish().unwrap();
+        assert_eq!(n, 5);
+        let mut r = KeyReader::open(&path, 3).unwrap();
+        let mut k = [0u64];
+        let mut got = Vec::new();
+        while r.next(&mut k).unwrap() {
+            got.push(k[0]);
+        }
+        assert_eq!(got, vec![1, 4, 8, 9, 12]);
+    }
+}

@@ -1,0 +1,100 @@
+//! Searches larger than memory: `--spill DIR`. A BFS with a spill folder runs
+//! in memory while it fits under `--max-memory` (without that flag: the
+//! memory the machine has available); when the limit would stop it, it starts
+//! again as an external-memory BFS with delayed duplicate detection (Korf's
+//! disk-based BFS), keeping each layer in DIR as a file of sorted keys and
+//! only `--max-memory` of buffers in RAM. Counts and solution lengths are
+//! those of the in-memory BFS. Without `--spill`, `--max-memory` stops the
+//! search as before: nothing is written to disk unasked.
+//!
+//! - [`dir`]: the run's own folder in DIR, removed when the run ends.
+//! - [`runs`]: key files, sorted runs and their order.
+//! - [`merge`]: the duplicate detection, new layer minus the two before it.
+//! - [`expand`]: the layer loop.
+//! - [`walk`]: the solution, walked back through the layer files.
+
+mod dir;
+mod expand;
+mod merge;
+mod runs;
+mod walk;
+
+use super::{bfs, Ending, Engine, Limit, SearchError};
+use crate::moves::State;
+use crate::params::Algorithm;
+
+pub use dir::SpillDir;
+
+/// Memory for the spilled search's buffers when the limit leaves less.
+const MIN_BUDGET: u64 = 1 << 20;
+
+/// Refuses `--spill` where it cannot work, and a spill folder that cannot
+/// be written, before the search starts.
+pub fn check(e: &Engine) -> Result<(), SearchError> {
+    let Some(dir) = &e.params.spill else {
+        return Ok(());
+    };
+    let refuse = |why: String| Err(SearchError::SpillUnsupported(why));
+    if e.params.algorithm != Algorithm::Bfs {
+        return refuse(format!(
+            "--spill works with --algorithm bfs only, not {}: drop --spill or search with bfs",
+            e.params.algorithm.name()
+        ));
+    }
+    let one_way = e.prunings.directed_names();
+    if !one_way.is_empty() {
+        // Duplicate detection against the two layers before needs moves that
+        // can be undone; with one-way moves every older layer would be needed.
+        return refuse(format!(
+            "--spill needs moves that can be undone, which these prunings make one-way: {}; drop them or drop --spill",
+            one_way.join(", ")
+        ));
+    }
+    if e.params.keep_visited {
+        return refuse(
+            "--spill keeps no visited set to carry between subgoals (--keep-visited): drop one of the two"
+                .to_string(),
+        );
+    }
+    SpillDir::create(dir).map(drop).map_err(SearchError::Spill)
+}
+
+/// BFS in memory, and on disk when memory runs out (see the module's doc).
+pub fn search(e: &mut Engine, start: &State) -> Ending {
+    let folder = e.params.spill.clone().unwrap_or_default();
+    if e.limits.max_memory.is_none() {
+        e.limits.max_memory = available_memory();
+    }
+    let in_memory = bfs::search(e, start);
+    if !matches!(in_memory, Ending::Stopped(Limit::Memory)) {
+        return in_memory;
+    }
+    // Start again on disk; the partial search in memory is not counted.
+    e.stats = super::Stats {
+        best_distance: u32::MAX,
+        peak_memory: e.stats.peak_memory,
+        ..super::Stats::default()
+    };
+    let mut dir = match SpillDir::create(&folder) {
+        Ok(dir) => dir,
+        Err(message) => return Ending::Failed(SearchError::Spill(message)),
+    };
+    let budget = e.memory_left(0).max(MIN_BUDGET).min(usize::MAX as u64) as usize;
+    let ending = expand::search(e, start, &mut dir, budget);
+    e.stats.disk_bytes = dir.peak_bytes();
+    e.progress.disk = 0;
+    ending.unwrap_or_else(|err| {
+        Ending::Failed(SearchError::Spill(format!(
+            "--spill {folder}: {err}; free room on that disk or give --spill a folder on a larger one"
+        )))
+    })
+}
+
+/// The memory the machine has available now (Linux: `MemAvailable` in
+/// `/proc/meminfo`); `None` where that cannot be read.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
