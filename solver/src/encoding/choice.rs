@@ -135,7 +135,7 @@ fn stored_bound(puzzle: &Puzzle, rank: &RankEncoding, max_positions: Option<u64>
 
 /// The machine's available memory (`MemAvailable` of /proc/meminfo), read
 /// once per process; unlimited where it cannot be read.
-fn available_memory() -> u64 {
+pub fn available_memory() -> u64 {
     static AVAILABLE: OnceLock<u64> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         std::fs::read_to_string("/proc/meminfo")

@@ -117,10 +117,10 @@ fn expand_layer(
     let mut successor = vec![0u64; words];
     let mut state = start.clone();
     let mut list: Vec<Move> = Vec::new();
-    let mut buffer: Vec<u64> = Vec::with_capacity(disk.run_keys * words);
+    let full = disk.run_keys * words;
+    let mut buffer: Vec<u64> = Vec::new();
     let mut runs = Vec::new();
-    let held = (buffer.capacity() * 8 + reader.bytes()) as u64;
-    e.stats.peak_memory = e.stats.peak_memory.max(held);
+    let mut held = reader.bytes() as u64;
     while reader.next(&mut key)? {
         if let Some(limit) = over_limit(e, disk, held) {
             return Ok(Expanded::Stopped(limit));
@@ -129,6 +129,10 @@ fn expand_layer(
         e.examine(&state);
         e.prunings.prepare(&e.moves, &state);
         e.moves.generate(&state, &mut list);
+        if grow(&mut buffer, list.len() * words, full) {
+            held = (buffer.capacity() * 8 + reader.bytes()) as u64;
+            e.stats.peak_memory = e.stats.peak_memory.max(held);
+        }
         for &m in &list {
             e.moves.apply(&mut state, m);
             if e.prunings.keep(&e.moves, &state, m) {
@@ -146,7 +150,7 @@ fn expand_layer(
             }
             e.moves.undo(&mut state, m);
         }
-        if buffer.len() >= disk.run_keys * words {
+        if buffer.len() >= full {
             runs.push(disk.write_run(&mut buffer)?);
         }
     }
@@ -156,6 +160,19 @@ fn expand_layer(
         at: 0,
     });
     Ok(Expanded::Runs(runs))
+}
+
+/// Makes room for `more` words in `buffer`, doubling its capacity but not
+/// past `full` (the budget's run), so that the buffer takes memory only as the
+/// layer needs it; true when it grew.
+fn grow(buffer: &mut Vec<u64>, more: usize, full: usize) -> bool {
+    let need = buffer.len() + more;
+    if need <= buffer.capacity() {
+        return false;
+    }
+    let target = (buffer.capacity() * 2).max(1 << 16).min(full).max(need);
+    buffer.reserve_exact(target - buffer.len());
+    true
 }
 
 /// The position and time limits, checked before each parent; ticks the

@@ -63,7 +63,7 @@ pub fn check(e: &Engine) -> Result<(), SearchError> {
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let folder = e.params.spill.clone().unwrap_or_default();
     if e.limits.max_memory.is_none() {
-        e.limits.max_memory = available_memory();
+        e.limits.max_memory = Some(crate::encoding::choice::available_memory());
     }
     let in_memory = bfs::search(e, start);
     if !matches!(in_memory, Ending::Stopped(Limit::Memory)) {
@@ -88,13 +88,4 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             "--spill {folder}: {err}; free room on that disk or give --spill a folder on a larger one"
         )))
     })
-}
-
-/// The memory the machine has available now (Linux: `MemAvailable` in
-/// `/proc/meminfo`); `None` where that cannot be read.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
