@@ -38,6 +38,16 @@ pub trait Heuristic: Send {
     fn estimate_after(&mut self, after: &State, _m: Move, _before: u32) -> u32 {
         self.estimate(after)
     }
+    /// [`Heuristic::estimate_after`] for a move that extends the path of a
+    /// depth-first search, which calls [`Heuristic::retreat`] when it undoes
+    /// it and [`Heuristic::estimate`] on the path's root first: a heuristic
+    /// made of parts (pattern databases) keeps them per depth and updates
+    /// only the parts the move changes.
+    fn advance(&mut self, after: &State, m: Move, before: u32) -> u32 {
+        self.estimate_after(after, m, before)
+    }
+    /// The last [`Heuristic::advance`]d move was undone.
+    fn retreat(&mut self) {}
     /// Bytes of precomputed tables it holds (counted in `--max-memory`).
     fn memory_bytes(&self) -> u64 {
         0

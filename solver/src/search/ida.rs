@@ -2,7 +2,9 @@
 //! the bound raised to the smallest f that exceeded it each round. Stores no
 //! positions, only the current path; never undoes the previous move at once.
 //! The first bound is `--ida-limit` or f of the start. Heuristic values and
-//! goal distances are updated per move instead of recomputed. With
+//! goal distances are updated per move instead of recomputed (the heuristic
+//! is told each move onto and off the path, so pattern databases look up
+//! only the tables the moved tile changes). With
 //! `--algorithm dfid` the heuristic is zero: depth-first iterative deepening.
 
 use super::{Ending, Engine, Limit};
@@ -27,6 +29,13 @@ struct Walk<'h> {
 impl Walk<'_> {
     fn f(&self, g: u64, h: u32) -> u64 {
         g.saturating_add((self.weight * h as f64).round().max(0.0) as u64)
+    }
+
+    /// Tells the heuristic the path's last move was undone.
+    fn retreat(&mut self) {
+        if let Some(h) = self.heuristic.as_mut() {
+            h.retreat();
+        }
     }
 
     /// Bytes held with `depth` positions on the path: the heuristic's
@@ -120,6 +129,7 @@ fn dfs(e: &mut Engine, walk: &mut Walk, state: &mut State, root: Node, bound: u6
             frames.pop();
             if let Some(m) = walk.path.pop() {
                 e.moves.undo(state, m);
+                walk.retreat();
             }
             continue;
         };
@@ -132,7 +142,7 @@ fn dfs(e: &mut Engine, walk: &mut Walk, state: &mut State, root: Node, bound: u6
             h: walk
                 .heuristic
                 .as_mut()
-                .map_or(0, |h| h.estimate_after(state, m, node.h)),
+                .map_or(0, |h| h.advance(state, m, node.h)),
             distance: e.geometry.distance_after(node.distance, m, state),
         };
         match enter(e, walk, state, child, depth as u64 + 1, bound, &mut frames) {
@@ -140,6 +150,7 @@ fn dfs(e: &mut Engine, walk: &mut Walk, state: &mut State, root: Node, bound: u6
             Some(Step::NotHere) => {
                 walk.path.pop();
                 e.moves.undo(state, m);
+                walk.retreat();
             }
             // Keep the path; the caller replays it from the start.
             Some(decided) => return decided,
