@@ -46,6 +46,14 @@ fn bfs_optimum(puzzle: &str, metric: &str) -> (u64, u64) {
     )
 }
 
+/// `solver pdb info PUZZLE --pdb PDB --pdb-cache CACHE`'s output (it must succeed).
+fn pdb_info(puzzle: &str, pdb: &str, cache: &str) -> String {
+    let out = solver(&["pdb", "info", puzzle, "--pdb", pdb, "--pdb-cache", cache]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{puzzle}: {err}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn astar_and_ida_with_pdb_return_the_bfs_optimum() {
     let cache = folder("optimum");
@@ -96,16 +104,7 @@ fn astar_and_ida_with_pdb_return_the_bfs_optimum() {
 fn a_cached_table_is_reused_and_a_changed_puzzle_rebuilds_it() {
     let dir = folder("cache");
     let cache = dir.to_str().unwrap();
-    let info = |puzzle: &str| {
-        let out = solver(&["pdb", "info", puzzle, "--pdb", "v", "--pdb-cache", cache]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let info = |puzzle: &str| pdb_info(puzzle, "v", cache);
     let tables = || {
         let files = std::fs::read_dir(&dir).unwrap();
         files
@@ -138,6 +137,32 @@ fn a_cached_table_is_reused_and_a_changed_puzzle_rebuilds_it() {
 }
 
 #[test]
+fn a_cached_tile_table_is_reused_and_another_goal_rebuilds_it() {
+    let dir = folder("tile-cache");
+    let cache = dir.to_str().unwrap();
+    let info = |puzzle: &str| pdb_info(puzzle, "1,2,3,4/5,6,7,8", cache);
+    let first = info("puzzles/tiles/eight_hardest_a.txt");
+    assert_eq!(first.matches("built in").count(), 2, "{first}");
+    assert!(first.contains("4 bits each"), "{first}");
+    assert!(
+        first.contains("read again through the main diagonal"),
+        "{first}"
+    );
+    let again = info("puzzles/tiles/eight_hardest_b.txt");
+    assert_eq!(
+        again.matches("read from the cache").count(),
+        2,
+        "same goal: {again}"
+    );
+    let moved = info("puzzles/tiles/eight_hardest_blank_first.txt");
+    assert_eq!(
+        moved.matches("built in").count(),
+        2,
+        "another goal: {moved}"
+    );
+}
+
+#[test]
 fn table_bytes_count_in_max_memory() {
     let dir = folder("memory");
     let base = [
@@ -162,8 +187,8 @@ fn table_bytes_count_in_max_memory() {
             .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
         (out.status.code(), r)
     };
-    // Three tables of 16! / 11! one-byte entries (four tiles and the blank).
-    let tables = 3 * 524_160u64;
+    // Three tables of 16! / 12! entries (four tiles' cells), 4 bits each.
+    let tables = 3 * 43_680 / 2;
     let (code, r) = run(["--max-positions", "1"]);
     assert_eq!(
         (code, &r["limit"]),

@@ -7,8 +7,8 @@ use clap::{Args, Subcommand};
 use super::search_args::SearchArgs;
 use super::{Failure, PuzzleInput};
 use crate::geometry::Geometry;
-use crate::heuristics::pdb::{self, patterns, Table};
-use crate::heuristics::Heuristic;
+use crate::heuristics::pdb::tiles::additive::TileDatabases;
+use crate::heuristics::pdb::{self, patterns, Databases, Table};
 use crate::model::Puzzle;
 use crate::moves::State;
 use crate::params::Heuristic as Kind;
@@ -50,16 +50,19 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
             let spec = params.pdb.patterns.as_deref();
             let plan = patterns::plan(p, &geometry, spec, params.pdb.memory)
                 .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
-            let groups = pdb::load_tables(p, &geometry, &plan, params.metric, dir.as_ref());
+            let databases = pdb::load_plan(p, &geometry, &plan, &params);
             let name = p.name.as_deref().unwrap_or(&a.input.puzzle);
             outln!("{name}, goal {} of {}:", k + 1, p.goals.len());
-            print_tables(p, &groups)?;
+            match &databases {
+                Databases::Tiles(t) => print_tile_tables(p, t)?,
+                Databases::Blocks(b) => print_tables(p, b.tables())?,
+            }
             if k == 0 {
-                first = Some((geometry, groups));
+                first = Some(databases);
             }
         }
-        if let Some((geometry, groups)) = first {
-            let mut h = pdb::PatternDatabases::from_tables(p, &geometry, params.metric, groups);
+        if let Some(databases) = first {
+            let mut h = databases.into_heuristic();
             let mut start = State::new(p);
             start.load(&p.start, &crate::moves::ShapeTable::new(p));
             outln!("start estimate: {}", h.estimate(&start));
@@ -70,6 +73,33 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
         None => outln!("cache: off"),
     }
     Ok(0)
+}
+
+/// One line per tile table: its tiles, entries, storage, source and mean
+/// value; then whether the tables are read through the reflection too.
+fn print_tile_tables(puzzle: &Puzzle, h: &TileDatabases) -> Result<(), Failure> {
+    for (t, table) in h.tables().iter().enumerate() {
+        let ids: Vec<String> = table
+            .tiles
+            .iter()
+            .map(|&i| puzzle.types[puzzle.instance_type(i)].id.to_string())
+            .collect();
+        let source = source(table.from_cache, table.build_ms);
+        outln!(
+            "  tiles {} (added): {} entries, {} bits each ({} bytes), {source}, mean value {:.2}",
+            ids.join(","),
+            table.values.len(),
+            table.values.bits(),
+            table.values.bytes(),
+            h.mean(t)
+        );
+    }
+    if h.reflected() {
+        outln!("  every table read again through the main diagonal; the larger sum is taken");
+    } else {
+        outln!("  no reflection: board or goal not symmetric about the main diagonal");
+    }
+    Ok(())
 }
 
 /// One line per table: its group, blocks, entries, source and mean value.
@@ -92,11 +122,7 @@ fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) -> Result<(), Failure> {
                 })
                 .collect();
             let merged = abs.puzzle.types.len() > ids.len();
-            let source = if t.from_cache {
-                "read from the cache".to_string()
-            } else {
-                format!("built in {} ms", t.build_ms)
-            };
+            let source = source(t.from_cache, t.build_ms);
             outln!(
                 "  group {} ({}): blocks {}{}; {} entries ({} bytes), {source}, mean value {:.2}",
                 g + 1,
@@ -114,4 +140,13 @@ fn print_tables(puzzle: &Puzzle, groups: &[Vec<Table>]) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// Where a table came from: the cache, or a build of `build_ms` milliseconds.
+fn source(from_cache: bool, build_ms: u64) -> String {
+    if from_cache {
+        "read from the cache".to_string()
+    } else {
+        format!("built in {build_ms} ms")
+    }
 }

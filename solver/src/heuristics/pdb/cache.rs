@@ -53,7 +53,19 @@ pub fn path(dir: &Path, key: &str) -> PathBuf {
 
 /// The cached table for `key` with `size` entries, if a valid one exists.
 pub fn load(dir: &Path, key: &str, size: u64) -> Option<Vec<u8>> {
+    let table = read(dir, key, size)?;
+    (table.len() as u64 == size).then_some(table)
+}
+
+/// The body stored for `key`, whatever its length (its reader checks it).
+pub fn load_body(dir: &Path, key: &str) -> Option<Vec<u8>> {
+    read(dir, key, u64::from(u32::MAX) << 4)
+}
+
+/// The body of the file for `key` when its head and key match, at most `max` bytes.
+fn read(dir: &Path, key: &str, max: u64) -> Option<Vec<u8>> {
     let mut file = std::fs::File::open(path(dir, key)).ok()?;
+    let max = max.min(file.metadata().ok()?.len());
     let mut head = [0u8; 8];
     file.read_exact(&mut head).ok()?;
     if &head != MAGIC {
@@ -63,8 +75,7 @@ pub fn load(dir: &Path, key: &str, size: u64) -> Option<Vec<u8>> {
     if stored_key != key.as_bytes() {
         return None;
     }
-    let table = read_block(&mut file, size)?;
-    (table.len() as u64 == size).then_some(table)
+    read_block(&mut file, max)
 }
 
 /// Reads a length-prefixed block of at most `max` bytes.

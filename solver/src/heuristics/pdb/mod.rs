@@ -5,11 +5,14 @@
 //! the sum of a group's tables (additive tile patterns form one group; block
 //! abstractions one each), and never below Manhattan plus linear conflict.
 //! Admissible under both metrics: each table is searched with the run's metric.
+//! One-blank tile puzzles (the 15-puzzle) get their own compact tables,
+//! builder and incremental lookups ([`tiles`]).
 
 pub mod abstraction;
 pub mod build;
 pub mod cache;
 pub mod patterns;
+pub mod tiles;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,6 +24,7 @@ use crate::model::Puzzle;
 use crate::moves::State;
 use crate::params::{Metric, SearchParams};
 use abstraction::Abstraction;
+use tiles::additive::TileDatabases;
 
 /// The registration of pdb (see [`super::REGISTRY`]). Not offered to the
 /// reasoner's proximity search yet: its tables' build time and disk cache are
@@ -31,7 +35,7 @@ pub const SPEC: Spec = Spec {
     admissible: true,
     options: &["pdb", "pdb-memory", "pdb-cache"],
     proximity: false,
-    build: |cx: &Context| Box::new(PatternDatabases::new(cx.puzzle, cx.geometry, cx.params)),
+    build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params).into_heuristic(),
 };
 
 /// One filled table.
@@ -121,9 +125,72 @@ pub fn load_tables(
         .collect()
 }
 
+/// The tables of one puzzle and goal: a tile puzzle's or the abstractions'.
+pub enum Databases {
+    Tiles(TileDatabases),
+    Blocks(PatternDatabases),
+}
+
+impl Databases {
+    /// The heuristic they make.
+    pub fn into_heuristic(self) -> Box<dyn Heuristic> {
+        match self {
+            Databases::Tiles(t) => Box::new(t),
+            Databases::Blocks(b) => Box::new(b),
+        }
+    }
+}
+
+/// Builds (or loads) the tables `params` ask for. The plan was checked when
+/// the run's parameters were validated; should it fail here anyway, the
+/// estimate falls back to Manhattan plus linear conflict alone.
+pub fn load(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> Databases {
+    let spec = params.pdb.patterns.as_deref();
+    match patterns::plan(puzzle, geometry, spec, params.pdb.memory) {
+        Ok(plan) => load_plan(puzzle, geometry, &plan, params),
+        Err(_) => Databases::Blocks(PatternDatabases::from_tables(
+            puzzle,
+            geometry,
+            params.metric,
+            Vec::new(),
+        )),
+    }
+}
+
+/// The tables of `plan`: a one-blank tile puzzle's compact tables, else the
+/// abstractions' ([`load_tables`]).
+pub fn load_plan(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    plan: &patterns::Plan,
+    params: &SearchParams,
+) -> Databases {
+    let dir = cache_dir(params);
+    if let (Some(board), [group]) = (tiles::TileBoard::new(puzzle, geometry), &plan.groups[..]) {
+        let patterns: Vec<Vec<usize>> = group.iter().map(|p| p.counted.clone()).collect();
+        let threads = params.threads;
+        let tables = tiles::load::tables(&board, &patterns, params.metric, dir.as_deref(), threads);
+        let reflection = tiles::reflect::diagonal(&board);
+        return Databases::Tiles(TileDatabases::new(
+            puzzle,
+            geometry,
+            board,
+            tables,
+            reflection.as_ref(),
+        ));
+    }
+    let groups = load_tables(puzzle, geometry, plan, params.metric, dir.as_ref());
+    Databases::Blocks(PatternDatabases::from_tables(
+        puzzle,
+        geometry,
+        params.metric,
+        groups,
+    ))
+}
+
 /// A progress bar for building a table of `size` entries on stderr (entries
 /// reached, distance, elapsed); hidden when stderr is not a terminal.
-fn build_bar(shown: bool, size: u64) -> indicatif::ProgressBar {
+pub(crate) fn build_bar(shown: bool, size: u64) -> indicatif::ProgressBar {
     if !shown {
         return indicatif::ProgressBar::hidden();
     }
@@ -154,25 +221,6 @@ pub struct PatternDatabases {
 }
 
 impl PatternDatabases {
-    /// Builds (or loads) the tables `params` ask for. The plan was checked
-    /// when the run's parameters were validated; should it fail here anyway,
-    /// the estimate falls back to Manhattan plus linear conflict alone.
-    pub fn new(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> PatternDatabases {
-        let spec = params.pdb.patterns.as_deref();
-        let groups = patterns::plan(puzzle, geometry, spec, params.pdb.memory)
-            .map(|plan| {
-                load_tables(
-                    puzzle,
-                    geometry,
-                    &plan,
-                    params.metric,
-                    cache_dir(params).as_ref(),
-                )
-            })
-            .unwrap_or_default();
-        PatternDatabases::from_tables(puzzle, geometry, params.metric, groups)
-    }
-
     /// The heuristic over tables already built or loaded (groups added,
     /// groups combined by maximum, never below Manhattan plus linear conflict).
     pub fn from_tables(
@@ -187,6 +235,13 @@ impl PatternDatabases {
             manhattan: ManhattanLinearConflict::new(puzzle, geometry, metric == Metric::Moves),
             bytes,
         }
+    }
+}
+
+impl PatternDatabases {
+    /// The tables, by group.
+    pub fn tables(&self) -> &[Vec<Table>] {
+        &self.groups
     }
 }
 

@@ -2,9 +2,12 @@
 //!
 //! - Tile puzzles (every block a unique 1x1 block with its own goal cell, no
 //!   sliders): statically partitioned additive patterns, the other tiles
-//!   merged into uncounted interchangeable tiles. Automatically, tiles in goal
-//!   order cut into equal groups as large as `--pdb-memory` allows (6-6-3 on
-//!   the 15-puzzle with 512M, one group of 8 on the 8-puzzle).
+//!   merged into uncounted interchangeable tiles. Automatically, groups of k
+//!   tiles with k as large as `--pdb-memory` and [`AUTO_TILE_ENTRIES`] allow:
+//!   the n mod k tiles first in goal order (the top row), the rest in bands
+//!   two goal columns wide, top to bottom, so that each group is a compact
+//!   block of the board (Korf and Felner's 6-6-3 on the 15-puzzle: 1-3,
+//!   4,5,8,9,12,13 and 6,7,10,11,14,15; one group of 8 on the 8-puzzle).
 //! - Any other puzzle: abstractions that keep the goal blocks and a subset of
 //!   the others, combined by maximum. Automatically two, each within half of
 //!   `--pdb-memory`: the blocks nearest the goal first, then the blocks the
@@ -15,6 +18,8 @@
 //! otherwise each group is one abstraction (plus the goal blocks).
 
 use super::abstraction::{Abstraction, Pattern};
+use super::tiles::rank::entries;
+use super::tiles::TileBoard;
 use crate::geometry::Geometry;
 use crate::model::{CellKind, Puzzle};
 
@@ -59,13 +64,14 @@ pub fn plan(
     if tiles.is_some() && (1..used.len()).any(|k| used[..k].contains(&used[k])) {
         return Err("--pdb: a tile is in two groups; additive patterns must be disjoint".into());
     }
-    let mut total = 0u64;
-    for pattern in plan.groups.iter().flatten() {
-        match Abstraction::size(puzzle, geometry, pattern) {
-            Some(size) => total += size,
-            None => total = u64::MAX,
-        }
-    }
+    let total = plan
+        .groups
+        .iter()
+        .flatten()
+        .try_fold(0u64, |sum, p| {
+            sum.checked_add(table_bytes(puzzle, geometry, p)?)
+        })
+        .unwrap_or(u64::MAX);
     if total > memory {
         return Err(format!(
             "the pattern databases need {} bytes, more than --pdb-memory {memory}: use smaller \
@@ -159,23 +165,67 @@ fn block_id(item: &str) -> Option<char> {
     }
 }
 
-/// Equal groups of tiles in goal order, as large as `memory` allows.
+/// The most entries an automatically chosen tile table has, so that
+/// building it takes seconds, not minutes: on the 15-puzzle, 6 tiles
+/// (5,765,760 entries; 7 tiles would be 57,657,600).
+pub const AUTO_TILE_ENTRIES: u64 = 1 << 24;
+
+/// Bytes the table of `pattern` takes at most: one per entry (a one-blank
+/// tile puzzle's table ranks only the pattern's tiles); `None` past 4G entries.
+fn table_bytes(puzzle: &Puzzle, geometry: &Geometry, pattern: &Pattern) -> Option<u64> {
+    match TileBoard::new(puzzle, geometry) {
+        Some(board) => entries(board.n, pattern.counted.len() as u32).filter(|&e| e < 1 << 32),
+        _ => Abstraction::size(puzzle, geometry, pattern),
+    }
+}
+
+/// Groups of k tiles (see the module's comment), k as large as `memory`
+/// and [`AUTO_TILE_ENTRIES`] allow.
 fn auto_tiles(puzzle: &Puzzle, geometry: &Geometry, order: &[usize], memory: u64) -> Plan {
     for k in (1..=order.len()).rev() {
-        let patterns: Vec<Pattern> = order
-            .chunks(k)
-            .map(|c| tile_pattern(puzzle, c.to_vec()))
+        let patterns: Vec<Pattern> = compact_groups(geometry, order, k)
+            .into_iter()
+            .map(|group| tile_pattern(puzzle, group))
             .collect();
-        let total = patterns.iter().try_fold(0u64, |sum, p| {
-            Abstraction::size(puzzle, geometry, p).map(|size| sum + size)
+        let sizes: Option<Vec<u64>> = patterns
+            .iter()
+            .map(|p| table_bytes(puzzle, geometry, p))
+            .collect();
+        let fits = sizes.is_some_and(|s| {
+            s.iter().sum::<u64>() <= memory && s.iter().all(|&e| e <= AUTO_TILE_ENTRIES)
         });
-        if total.is_some_and(|t| t <= memory) {
+        if fits {
             return Plan {
                 groups: vec![patterns],
             };
         }
     }
     Plan { groups: Vec::new() }
+}
+
+/// Tiles (in goal-cell order) cut into groups of `k`: the first n mod k
+/// tiles, then the others by bands of two goal columns, each band top to bottom.
+fn compact_groups(geometry: &Geometry, order: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let (first, rest) = order.split_at(order.len() % k);
+    let goal = |i: usize| {
+        geometry
+            .targets()
+            .iter()
+            .find(|(r, _)| r.start == i)
+            .map_or(0, |(_, a)| a[0] as usize)
+    };
+    let left = rest
+        .iter()
+        .map(|&i| geometry.col(goal(i)))
+        .min()
+        .unwrap_or(0);
+    let mut rest = rest.to_vec();
+    rest.sort_by_key(|&i| ((geometry.col(goal(i)) - left) / 2, goal(i)));
+    let mut groups: Vec<Vec<usize>> = rest.chunks(k).map(<[usize]>::to_vec).collect();
+    if !first.is_empty() {
+        groups.insert(0, first.to_vec());
+    }
+    groups
 }
 
 /// Two abstractions within half of `memory` each (one if it keeps every block).

@@ -7,15 +7,13 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::abstraction::{Abstraction, Pattern};
-use super::PatternDatabases;
 use crate::formats::{self, ImportOptions};
 use crate::geometry::Geometry;
-use crate::heuristics::Heuristic;
 use crate::model::Puzzle;
 use crate::moves::{MoveGenerator, State};
 use crate::params::{Heuristic as Kind, Metric, SearchParams};
 
-fn puzzle(path: &str) -> Puzzle {
+pub(super) fn puzzle(path: &str) -> Puzzle {
     let file = format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"));
     formats::load(&file, None, &ImportOptions::default())
         .unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -40,7 +38,7 @@ fn doors_and_sliders() -> Puzzle {
 }
 
 /// Every reachable position and its exact distance to the goal.
-fn true_distances(p: &Puzzle, metric: Metric) -> Vec<(State, u32)> {
+pub(super) fn true_distances(p: &Puzzle, metric: Metric) -> Vec<(State, u32)> {
     let mut moves = MoveGenerator::new(p, metric, &[]);
     let geometry = Geometry::new(p, p.goals.first());
     let mut start = State::new(p);
@@ -101,7 +99,7 @@ fn check_admissible(
     params.pdb.memory = memory;
     params.pdb.cache = Some("off".into());
     let geometry = Geometry::new(p, p.goals.first());
-    let mut h = PatternDatabases::new(p, &geometry, &params);
+    let mut h = super::load(p, &geometry, &params).into_heuristic();
     assert!(h.memory_bytes() > 0, "no table was built for {pdb:?}");
     let (mut exact, mut total, mut sum) = (0, 0, 0u64);
     for (s, d) in true_distances(p, metric) {
