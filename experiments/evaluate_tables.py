@@ -290,8 +290,9 @@ def plot_ablations(per_method, effort, n):
 
 
 def plot_learning(curves):
+    """Positions against cases held, one panel per pass (none without runs)."""
     plot = _plt()
-    if plot is None:
+    if plot is None or not any(curves.values()):
         return
     fig, axes = plot.plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for order, points in curves.items():
