@@ -130,7 +130,9 @@ pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
                 algorithm: Algorithm::Astar,
                 heuristic: Heuristic::new(sbp_protocol::heuristic::H2_HEURISTIC),
                 weight: 10.0,
-                h2: [6.0, (4 * s2) as f64, 2.0],
+                // 4 s^2 passes the solver's range on boards with over 500
+                // spaces (huge_open has 9,999): kept to its upper end.
+                h2: [6.0, ranges::h2().clamp((4 * s2) as f64), 2.0],
                 ..ParamSet::default()
             },
         ),
@@ -388,6 +390,16 @@ pub fn choose_final<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_general_settings_stay_in_the_solver_s_ranges_on_any_board() {
+        for s in [0, 1, 4, 500, 9_999, 16_384] {
+            for (name, p) in standard_settings(s) {
+                assert_eq!(p.validate(), Ok(()), "{name} with {s} spaces");
+            }
+        }
+        assert_eq!(standard_settings(4)[3].1.h2, [6.0, 64.0, 2.0]);
+    }
 
     /// The heuristics the solver registers (`solver heuristics`).
     fn heuristics() -> Vec<Heuristic> {
