@@ -19,6 +19,7 @@ use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
 use crate::retrieval::Retrieval as Mode;
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
 use crate::similarity::{self, Ranked, Similarity};
+use crate::{restart, variant};
 
 /// Settings of one cycle.
 #[derive(Clone, Debug)]
@@ -44,6 +45,10 @@ pub struct CycleConfig {
     pub progress: bool,
     /// Which cases are reused (`--retrieval`; the ablations use the others).
     pub retrieval: Mode,
+    /// Variant recipes to try when the limited attempts fail (0: no variant phase).
+    pub variants: usize,
+    /// Rounds of restarts from the best positions (0: no restart phase).
+    pub restarts: usize,
 }
 
 impl Default for CycleConfig {
@@ -60,6 +65,8 @@ impl Default for CycleConfig {
             final_run: true,
             progress: false,
             retrieval: Mode::Similar,
+            variants: 3,
+            restarts: 2,
         }
     }
 }
@@ -108,7 +115,16 @@ struct Progress {
 
 impl Progress {
     fn solved(&self) -> bool {
-        self.done.iter().any(|(_, r)| r.status == RunStatus::Solved)
+        self.done.iter().any(|(p, r)| solves(p, r))
+    }
+
+    /// Rows of the variant and restart phases: reported, but never learnt
+    /// from (they ran on other puzzles, whose bounds are not this one's).
+    fn append(&mut self, rows: Vec<(Planned, AttemptResult)>) {
+        for (p, r) in rows {
+            self.bar.done(&p, &r);
+            self.done.push((p, r));
+        }
     }
 
     fn record(&mut self, results: Vec<(Planned, AttemptResult)>) {
@@ -118,6 +134,12 @@ impl Progress {
             self.done.push((p, r));
         }
     }
+}
+
+/// True when the row solved the puzzle itself: a variant's own cycle
+/// solving the variant does not.
+fn solves(p: &Planned, r: &AttemptResult) -> bool {
+    r.status == RunStatus::Solved && p.phase != Phase::Variant
 }
 
 /// Runs the whole cycle on one puzzle (without retain). When `stop` fires,
@@ -177,6 +199,7 @@ pub async fn run(
         "retrieved cases"
     );
     let first = reuse.first().cloned();
+    let reused = reuse.clone();
     let heuristics = runner.heuristics(config.attempt_timeout).await?;
     let planner = Planner::new(
         config.seed,
@@ -199,8 +222,14 @@ pub async fn run(
         first,
         bar: WaveProgress::new(config.attempts, config.progress),
     };
+    let hard = variant::Context {
+        cb,
+        sim,
+        config,
+        reuse: &reused,
+    };
     let finished = stop
-        .until(attempts(&runner, puzzle, config, &mut progress))
+        .until(attempts(&runner, puzzle, &hard, &mut progress))
         .await
         .is_some();
     progress.bar.finish();
@@ -214,13 +243,15 @@ pub async fn run(
     ))
 }
 
-/// The limited attempts, wave by wave, then the final unlimited one.
+/// The limited attempts, wave by wave, the variant and restart phases if
+/// they failed, then the final unlimited attempt.
 async fn attempts(
     runner: &Arc<Runner>,
     puzzle: &Path,
-    config: &CycleConfig,
+    hard: &variant::Context<'_>,
     progress: &mut Progress,
 ) {
+    let config = hard.config;
     let limited = RunLimits {
         max_positions: Some(config.position_limit),
         timeout: config.attempt_timeout,
@@ -233,12 +264,23 @@ async fn attempts(
         progress.bar.wave(&wave);
         progress.record(run_wave(runner, puzzle, wave, limited, config.jobs).await);
     }
+    if !progress.solved() && !progress.planner.bounds.unsolvable {
+        progress.append(variant::phase(runner, puzzle, hard, progress.done.len() + 1).await);
+    }
+    if !progress.solved() && !progress.planner.bounds.unsolvable {
+        let first = progress.done.len() + 1;
+        progress.append(restart::phase(runner, puzzle, config, &progress.done, first).await);
+    }
     if !config.final_run || progress.solved() || progress.planner.bounds.unsolvable {
         return;
     }
     let index = progress.done.len() + 1;
     let pick = plan::choose_final(
-        progress.done.iter().map(|(p, r)| (p, r)),
+        progress
+            .done
+            .iter()
+            .filter(|(p, _)| matches!(p.phase, Phase::Reuse | Phase::Proximity))
+            .map(|(p, r)| (p, r)),
         &progress.planner.bounds,
     );
     let last = match (pick, &progress.first) {
@@ -280,7 +322,7 @@ fn report(
         Some(p) => (p.done, p.planner.bounds),
         None => (Vec::new(), Default::default()),
     };
-    let winner = done.iter().find(|(_, r)| r.status == RunStatus::Solved);
+    let winner = done.iter().find(|(p, r)| solves(p, r));
     let status = if winner.is_some() {
         RunStatus::Solved
     } else if interrupted {
@@ -340,8 +382,9 @@ async fn run_wave(
                 params = %planned.params
             );
             let task = async move {
+                let extra = restart::best_out_args(&runner, &puzzle, planned.index);
                 let r = runner
-                    .solve(&puzzle, &planned.params, &limits, planned.index)
+                    .solve_with(&puzzle, &planned.params, &limits, planned.index, &extra)
                     .await;
                 (i, r)
             };
@@ -388,6 +431,8 @@ async fn run_wave(
 /// before it (`--attempts 0`) reuses a set as a reuse attempt does.
 fn found_by(origin: &AttemptRecord, report: &Report) -> FoundBy {
     match (origin.phase, &origin.case) {
+        (Phase::Variant | Phase::Subgoals, _) => FoundBy::EasierVariant,
+        (Phase::Restart, _) => FoundBy::Restart,
         (Phase::Proximity, _) | (_, None) => FoundBy::ProximitySearch,
         (_, Some(case)) if report.retrieved.iter().any(|r| &r.name == case) => FoundBy::CaseReuse,
         // The thesis's general settings were chosen by hand.

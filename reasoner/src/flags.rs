@@ -73,6 +73,16 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
         own("jobs", whole(1, 256), "solver processes at once"),
         own("wave", whole(1, 1000), "attempts planned together"),
         own(
+            "variants",
+            whole(0, 100),
+            "easier-variant recipes tried when the attempts fail (0: none)",
+        ),
+        own(
+            "restarts",
+            whole(0, 100),
+            "rounds of restarts from the best positions (0: none)",
+        ),
+        own(
             "attempt-timeout",
             SECONDS,
             "seconds before an attempt is killed",
@@ -199,6 +209,12 @@ pub mod parse {
     }
     pub fn wave(s: &str) -> Result<usize, String> {
         whole("wave", s).map(|n| n as usize)
+    }
+    pub fn variants(s: &str) -> Result<usize, String> {
+        whole("variants", s).map(|n| n as usize)
+    }
+    pub fn restarts(s: &str) -> Result<usize, String> {
+        whole("restarts", s).map(|n| n as usize)
     }
     pub fn seconds(s: &str) -> Result<Duration, String> {
         let x = reals("attempt-timeout", s)?[0];

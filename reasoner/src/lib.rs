@@ -19,6 +19,8 @@
 //! | [`launch`]     | where attempts run: here, through Slurm's `srun`, or a command template |
 //! | [`verify`]     | claimed solutions replayed by `solver verify` before they count |
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
+//! | [`variant`]    | the easier-variant phase: a variant's solution as subgoals |
+//! | [`restart`]    | restarts from the best positions of a stopped attempt |
 //! | [`interrupt`]  | SIGINT/SIGTERM as a value the cycle watches |
 //! | [`flags`]      | the numeric flags' valid ranges, checked while parsing |
 //! | [`report`]     | the report: text table and JSON |
@@ -38,9 +40,11 @@ pub mod params;
 pub mod plan;
 pub mod progress;
 pub mod report;
+pub mod restart;
 pub mod retrieval;
 pub mod runner;
 pub mod similarity;
+pub mod variant;
 pub mod verify;
 
 pub use error::Error;

@@ -104,6 +104,12 @@ struct SolveArgs {
     /// Attempts planned together, 1 to 1000; part of the plan (the same seed and wave give the same attempts).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse::wave, allow_negative_numbers = true)]
     wave: usize,
+    /// Easier-variant recipes to try when the attempts fail, 0 to 100 (0: no variant phase).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = parse::variants, allow_negative_numbers = true)]
+    variants: usize,
+    /// Rounds of restarts from the best positions when the attempts and variants fail, 0 to 100.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse::restarts, allow_negative_numbers = true)]
+    restarts: usize,
     /// Kill an attempt after S seconds, 0.001 to 1e9 (recorded as failed; default: 60 + 1 per
     /// 20,000 positions of --position-limit).
     #[arg(long, value_name = "S", value_parser = parse::seconds, allow_negative_numbers = true)]
@@ -405,6 +411,8 @@ fn cycle_config(a: &SolveArgs) -> Result<CycleConfig, Error> {
         final_run: !a.no_final,
         progress: !a.quiet && !a.json,
         retrieval: a.retrieval,
+        variants: a.variants,
+        restarts: a.restarts,
     })
 }
 
@@ -652,6 +660,7 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
         space_value: a.space_value,
         resting: a.resting,
         metric: a.metric,
+        variant: None,
     }
     .normalized();
     params.validate().map_err(Error::Usage)?;

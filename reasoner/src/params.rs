@@ -87,6 +87,40 @@ pub struct ParamSet {
     pub resting: Resting,
     #[serde(default)]
     pub metric: Metric,
+    /// The easier variant whose solution gave the subgoals (variant phase,
+    /// see `variant.rs`); absent for a direct search. Not a solver flag and
+    /// not counted by the distance: it says how the puzzle was cut up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Recipe>,
+}
+
+/// How the variant phase derives subgoals: remove `remove` blocks, the
+/// most obstructing (`pick = "most"`, the order of `solver variant --rank`)
+/// or the least (`"least"`: a gentler variant, closer to the puzzle), solve
+/// that variant, and take a subgoal after every `every` moves of its
+/// solution fixing `fix` (`all` kept blocks or the `master` alone).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Recipe {
+    #[serde(default = "most")]
+    pub pick: String,
+    pub remove: usize,
+    pub every: usize,
+    pub fix: String,
+}
+
+fn most() -> String {
+    "most".to_string()
+}
+
+impl fmt::Display for Recipe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "remove {} {} obstructing, subgoal every {} fixing {}",
+            self.remove, self.pick, self.every, self.fix
+        )
+    }
 }
 
 impl Default for ParamSet {
@@ -99,6 +133,7 @@ impl Default for ParamSet {
             space_value: None,
             resting: Resting::Off,
             metric: Metric::Steps,
+            variant: None,
         }
     }
 }
@@ -234,6 +269,9 @@ impl fmt::Display for ParamSet {
         }
         if p.metric != Metric::Steps {
             write!(f, " {}", p.metric.name())?;
+        }
+        if let Some(r) = &p.variant {
+            write!(f, " variant({r})")?;
         }
         Ok(())
     }

@@ -54,6 +54,12 @@ pub enum Phase {
     Reuse,
     Proximity,
     Final,
+    /// An easier variant's own cycle (`variant.rs`).
+    Variant,
+    /// The full puzzle with a variant's subgoals (`variant.rs`).
+    Subgoals,
+    /// From the best positions of an earlier attempt (`restart.rs`).
+    Restart,
 }
 
 impl Phase {
@@ -62,6 +68,9 @@ impl Phase {
             Phase::Reuse => "reuse",
             Phase::Proximity => "proximity",
             Phase::Final => "final",
+            Phase::Variant => "variant",
+            Phase::Subgoals => "subgoals",
+            Phase::Restart => "restart",
         }
     }
 }

@@ -366,6 +366,18 @@ impl Runner {
         limits: &RunLimits,
         tag: usize,
     ) -> AttemptResult {
+        self.solve_with(puzzle, params, limits, tag, &[]).await
+    }
+
+    /// [`Runner::solve`] with `extra` solver flags (e.g. `--best-out FILE`).
+    pub async fn solve_with(
+        &self,
+        puzzle: &Path,
+        params: &ParamSet,
+        limits: &RunLimits,
+        tag: usize,
+        extra: &[String],
+    ) -> AttemptResult {
         let solution_file = self.scratch_file(&format!("attempt-{tag}.txt"));
         let mut args = vec![
             "solve".to_string(),
@@ -384,6 +396,7 @@ impl Runner {
         }
         args.push("--solution".to_string());
         args.push(solution_file.display().to_string());
+        args.extend(extra.iter().cloned());
         let name = job_name(puzzle, tag);
         let line =
             match self

@@ -58,6 +58,10 @@ pub enum FoundBy {
     CaseReuse,
     /// The randomized proximity search found them.
     ProximitySearch,
+    /// They solved the puzzle with an easier variant's subgoals (`params.variant`).
+    EasierVariant,
+    /// They solved it from the best positions of an earlier attempt.
+    Restart,
 }
 
 impl FoundBy {
@@ -66,6 +70,8 @@ impl FoundBy {
             FoundBy::HandTuned => "hand-tuned",
             FoundBy::CaseReuse => "case-reuse",
             FoundBy::ProximitySearch => "proximity-search",
+            FoundBy::EasierVariant => "easier-variant",
+            FoundBy::Restart => "restart",
         }
     }
 }

@@ -1,0 +1,120 @@
+//! End-to-end tests of the reasoner's phases for hard puzzles, with the real
+//! solver under small position limits: the easier-variant phase (a variant's
+//! solution as subgoals) and restarts from the best positions. Each winning
+//! solution is replayed against the original puzzle by `solver verify`.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+mod reasoner_common;
+use reasoner_common::{assert_solution_replays, json_of, s, Scratch};
+
+fn puzzle(rel: &str) -> String {
+    end_to_end::workspace_root().join(rel).display().to_string()
+}
+
+/// `reasoner solve PUZZLE` with the seed case base copied to `dir`, two
+/// limited attempts of `limit` positions, no final run, JSON; and `extra`.
+fn solve(dir: &Scratch, file: &str, limit: &str, extra: &[&str]) -> (Output, Value) {
+    let cb = dir.path("cb.toml");
+    std::fs::copy(puzzle("casebase/seed.toml"), &cb).unwrap();
+    let solver = end_to_end::solver_bin();
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args(["solve", file, "--casebase", s(&cb), "--json", "--jobs", "1"])
+        .args(["--position-limit", limit, "--attempts", "2", "--no-final"])
+        .args(["--solver", solver.to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    (out, v)
+}
+
+/// The attempt that solved the puzzle.
+fn winner(v: &Value) -> &Value {
+    let by = &v["solved_by"];
+    v["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| &a["index"] == by)
+        .expect("a winning attempt")
+}
+
+#[test]
+fn the_variant_phase_solves_a_puzzle_every_bounded_attempt_fails_on() {
+    let dir = Scratch::new("variant-phase");
+    let daisy = puzzle("puzzles/klotski/daisy.txt");
+    let (out, v) = solve(
+        &dir,
+        &daisy,
+        "10000",
+        &["--restarts", "0", "--variants", "4", "--retain"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let attempts = v["attempts"].as_array().unwrap();
+    let direct: Vec<&Value> = attempts.iter().filter(|a| a["phase"] == "reuse").collect();
+    assert_eq!(direct.len(), 2);
+    assert!(direct.iter().all(|a| a["status"] == "limit_reached"), "{v}");
+    // A variant's own cycle solved the variant, then its subgoals the puzzle.
+    let w = winner(&v);
+    assert_eq!(w["phase"], "subgoals", "{v}");
+    assert!(w["positions_examined"].as_u64().unwrap() <= 10000);
+    let recipe = &w["params"]["variant"];
+    assert!(recipe["remove"].as_u64().unwrap() >= 1, "{w}");
+    let variant = attempts
+        .iter()
+        .rev()
+        .find(|a| a["phase"] == "variant")
+        .unwrap();
+    assert_eq!(variant["status"], "solved");
+    assert_eq!(&variant["params"]["variant"], recipe);
+    assert_eq!(v["steps"], w["steps"]);
+    assert_solution_replays(&dir, &daisy, &v);
+    // The case retained keeps the recipe, so a later run can reuse it.
+    let cb = std::fs::read_to_string(dir.path("cb.toml")).unwrap();
+    assert!(cb.contains("found_by = \"easier-variant\""), "{cb}");
+    assert!(
+        cb.contains(&format!("remove = {}", recipe["remove"])),
+        "{cb}"
+    );
+}
+
+#[test]
+fn a_restart_from_the_best_positions_solves_and_the_concatenation_verifies() {
+    let dir = Scratch::new("restart-phase");
+    let classic = puzzle("puzzles/klotski/classic.txt");
+    let (out, v) = solve(&dir, &classic, "5000", &["--variants", "0"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let w = winner(&v);
+    assert_eq!(w["phase"], "restart", "{v}");
+    // It restarted from the best positions of the limited attempt nearest the goal.
+    let from = w["from"].as_u64().unwrap();
+    let origin = &v["attempts"][(from - 1) as usize];
+    assert_eq!(origin["status"], "limit_reached");
+    assert_eq!(origin["params"], w["params"]);
+    // The whole solution (moves to the restart position, then the restart's)
+    // replays against Classic, and is no shorter than the optimum.
+    assert!(v["steps"].as_u64().unwrap() >= 116);
+    assert_solution_replays(&dir, &classic, &v);
+    // Without restarts (and variants) the same run is not solved.
+    let (out, v) = solve(
+        &dir,
+        &classic,
+        "5000",
+        &["--variants", "0", "--restarts", "0"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(v["status"], "limit_reached");
+}
