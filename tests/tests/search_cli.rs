@@ -334,6 +334,39 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
     }
 }
 
+/// Under `--metric moves` BFS skips the block that moved last: counts and
+/// optimal move counts (known optima, solutions replayed by the verifier)
+/// stay the same for both encodings and 1 or 2 threads.
+#[test]
+fn metric_moves_counts_and_optima_agree_for_every_encoding_and_thread_count() {
+    for (puzzle, positions, moves) in [
+        ("puzzles/klotski/classic.txt", 25955, 81),
+        ("puzzles/rushhour/rush_30.txt", 7684, 30),
+    ] {
+        for encoding in ["rank", "packed"] {
+            for threads in ["1", "2"] {
+                let flags = [
+                    "--metric",
+                    "moves",
+                    "--encoding",
+                    encoding,
+                    "--threads",
+                    threads,
+                ];
+                let (code, c) =
+                    one(&[&["count", puzzle, "--json", "--quiet"][..], &flags].concat());
+                assert_eq!(code, 0, "{puzzle} {flags:?}: {c}");
+                assert_eq!(
+                    c["positions"].as_u64(),
+                    Some(positions),
+                    "{puzzle} {flags:?}"
+                );
+                solve_and_verify(puzzle, &flags, "moves", moves);
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_search_options_exit_2() {
     for args in [

@@ -203,10 +203,20 @@ impl MoveGenerator {
 
     /// Appends every legal move of `state` to `out` (cleared first).
     pub fn generate(&mut self, state: &State, out: &mut Vec<Move>) {
+        self.generate_skipping(state, usize::MAX, out);
+    }
+
+    /// [`MoveGenerator::generate`] without the moves of instance `skip`.
+    /// Under `--metric moves`, moving again the block that moved last only
+    /// reaches positions its previous move could reach (its flood fill is
+    /// the same set), so BFS skips them; both public solvers do the same.
+    pub fn generate_skipping(&mut self, state: &State, skip: usize, out: &mut Vec<Move>) {
         out.clear();
         if !self.space_driven {
             for i in 0..state.anchors.len() {
-                self.generate_for(state, i, out);
+                if i != skip {
+                    self.generate_for(state, i, out);
+                }
             }
             return;
         }
@@ -216,6 +226,9 @@ impl MoveGenerator {
         let mut near = std::mem::take(&mut self.near);
         near.clear();
         self.blocks_next_to_space(state, |o| near.push(o as u16));
+        if skip < self.tried.len() {
+            self.tried[skip] = g;
+        }
         for &o in &near {
             if self.tried[o as usize] != g {
                 self.tried[o as usize] = g;

@@ -9,6 +9,11 @@
 //! then the batches are inserted in worker order, slots prefetched a few keys
 //! ahead. `--max-positions N` expands exactly N positions, successors included. The order of insertion, and so every count and solution, is the
 //! same whatever the number of threads.
+//!
+//! Under `--metric moves` (and no pruning that depends on the move) each
+//! queued key carries where the block that moved last stands, and that
+//! block's moves are not generated: they reach only positions its previous
+//! move reached, all already stored, so counts and solutions do not change.
 
 use std::time::Instant;
 
@@ -16,9 +21,10 @@ use super::path::{walk_back, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::{Encoding, PositionEncoding};
 use crate::geometry::Geometry;
-use crate::moves::{Move, MoveGenerator, State};
+use crate::moves::{Move, MoveGenerator, State, NO_OWNER};
+use crate::params::Metric;
 use crate::pruning::{self, Prunings};
-use crate::store::{read_key, Insert, KeyQueue, VisitedSet};
+use crate::store::{entry_tag, read_key, Insert, KeyQueue, VisitedSet, TAG_BYTES};
 
 /// Parents expanded between two checks of the limits.
 const CHUNK: usize = 4096;
@@ -31,6 +37,8 @@ struct Batch {
     keys: Vec<u64>,
     hashes: Vec<u64>,
     goal: Vec<bool>,
+    /// Per key, when tagged: the anchor of the block that moved.
+    moved: Vec<u16>,
     examined: u64,
     generated: u64,
     /// Smallest goal distance among the parents and its 1-based index.
@@ -68,24 +76,33 @@ impl Worker {
         }
     }
 
-    /// Expands the parents in `keys` (byte-packed, `key_bytes` each) into `batch`.
-    fn expand(&mut self, keys: &[u8], key_bytes: usize, ctx: &Context, batch: &mut Batch) {
-        for (k, bytes) in keys.chunks(key_bytes).enumerate() {
+    /// Expands the parents in `keys` (byte-packed, `entry_bytes` each: the
+    /// key, then the tag when `ctx.tagged`) into `batch`.
+    fn expand(&mut self, keys: &[u8], entry_bytes: usize, ctx: &Context, batch: &mut Batch) {
+        let key_bytes = entry_bytes - if ctx.tagged { TAG_BYTES } else { 0 };
+        for (k, bytes) in keys.chunks(entry_bytes).enumerate() {
             if k % CLOCK_EVERY == CLOCK_EVERY - 1
                 && ctx.deadline.is_some_and(|d| Instant::now() >= d)
             {
                 batch.out_of_time = true;
                 return;
             }
-            read_key(bytes, &mut self.key);
+            read_key(&bytes[..key_bytes], &mut self.key);
             self.encoding.decode(&self.key, &mut self.state);
+            // The block that moved last (decoding renumbers instances, so
+            // the tag names the cell it stands on).
+            let skip = match ctx.tagged.then(|| entry_tag(bytes)) {
+                Some(cell) if cell != NO_OWNER => self.state.owner[cell as usize] as usize,
+                _ => usize::MAX,
+            };
             batch.examined += 1;
             let d = ctx.geometry.goal_distance(&self.state);
             if batch.best.is_none_or(|(b, _)| d < b) {
                 batch.best = Some((d, k as u64 + 1));
             }
             self.prunings.prepare(&self.moves, &self.state);
-            self.moves.generate(&self.state, &mut self.list);
+            self.moves
+                .generate_skipping(&self.state, skip, &mut self.list);
             for &m in &self.list {
                 self.moves.apply(&mut self.state, m);
                 if self.prunings.keep(&self.moves, &self.state, m) {
@@ -101,6 +118,9 @@ impl Worker {
                         batch
                             .goal
                             .push(ctx.goal_enabled && ctx.geometry.is_goal(&self.state));
+                        if ctx.tagged {
+                            batch.moved.push(m.to);
+                        }
                     }
                 }
                 self.moves.undo(&mut self.state, m);
@@ -116,6 +136,8 @@ struct Context<'a> {
     set: &'a VisitedSet,
     goal_enabled: bool,
     deadline: Option<Instant>,
+    /// Queue entries carry the anchor of the block that moved last.
+    tagged: bool,
 }
 
 /// Breadth-first search from `start`, layer by layer.
@@ -145,9 +167,21 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let threads = e.params.threads.max(1);
     let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(e, start)).collect();
     let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
-    let mut current = KeyQueue::new(bits);
-    let mut next = KeyQueue::new(bits);
-    current.push(&key);
+    let tagged = e.params.metric == Metric::Moves && !e.prunings.directed();
+    let queue = || {
+        if tagged {
+            KeyQueue::tagged(bits)
+        } else {
+            KeyQueue::new(bits)
+        }
+    };
+    let mut current = queue();
+    let mut next = queue();
+    if tagged {
+        current.push_tagged(&key, NO_OWNER);
+    } else {
+        current.push(&key);
+    }
     let mut depth = 0u64;
     let ending = 'search: loop {
         let (layer, key_bytes) = current.as_bytes();
@@ -172,17 +206,20 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 set: &set,
                 goal_enabled: e.goal_enabled,
                 deadline: e.deadline(),
+                tagged,
             };
             for b in &mut batches {
                 *b = Batch {
                     keys: std::mem::take(&mut b.keys),
                     hashes: std::mem::take(&mut b.hashes),
                     goal: std::mem::take(&mut b.goal),
+                    moved: std::mem::take(&mut b.moved),
                     ..Batch::default()
                 };
                 b.keys.clear();
                 b.hashes.clear();
                 b.goal.clear();
+                b.moved.clear();
             }
             if threads == 1 {
                 workers[0].expand(chunk, key_bytes, &ctx, &mut batches[0]);
@@ -215,7 +252,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             }
             let batch_bytes: usize = batches
                 .iter()
-                .map(|b| b.keys.capacity() * 8 + b.hashes.capacity() * 8)
+                .map(|b| b.keys.capacity() * 8 + b.hashes.capacity() * 8 + b.moved.capacity() * 2)
                 .sum();
             let held = (current.bytes() + next.bytes() + batch_bytes) as u64;
             if let Some(limit) = e.over_resources(set.bytes() as u64 + held) {
@@ -250,7 +287,11 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                                     break 'search Ending::Stopped(Limit::Memory);
                                 }
                             }
-                            next.push(k)
+                            if tagged {
+                                next.push_tagged(k, b.moved[i]);
+                            } else {
+                                next.push(k);
+                            }
                         }
                         Some(Insert::Present { .. }) => {}
                     }

@@ -7,7 +7,7 @@ mod queue;
 mod table;
 
 pub use key_bytes::{append_key, read_key};
-pub use queue::KeyQueue;
+pub use queue::{entry_tag, KeyQueue, TAG_BYTES};
 pub use table::{hash_key, Insert, KeyTable, MAX_KEY_BITS, MAX_WORDS};
 
 /// A visited set split into shards by the top bits of the key's hash. Each
