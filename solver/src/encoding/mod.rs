@@ -32,6 +32,21 @@ pub trait PositionEncoding: Clone + Send {
     fn encode(&mut self, state: &State, key: &mut [u64]);
     /// Sets `state` (anchors and owner map) to the position of `key`.
     fn decode(&mut self, key: &[u64], state: &mut State);
+    /// Writes the key of `state`, which is the position of `parent` with
+    /// one block of type `moved_type` moved. Encodings whose key keeps each
+    /// type's blocks apart rewrite only that type's part (a move changes few
+    /// cells); the default encodes from scratch.
+    #[inline]
+    fn encode_successor(
+        &mut self,
+        parent: &[u64],
+        moved_type: usize,
+        state: &State,
+        key: &mut [u64],
+    ) {
+        let _ = (parent, moved_type);
+        self.encode(state, key);
+    }
     /// Words per key.
     fn words(&self) -> usize {
         (self.key_bits() as usize).div_ceil(64).max(1)
@@ -63,6 +78,19 @@ impl PositionEncoding for Encoding {
         match self {
             Encoding::Rank(e) => e.encode(state, key),
             Encoding::Packed(e) => e.encode(state, key),
+        }
+    }
+    #[inline]
+    fn encode_successor(
+        &mut self,
+        parent: &[u64],
+        moved_type: usize,
+        state: &State,
+        key: &mut [u64],
+    ) {
+        match self {
+            Encoding::Rank(e) => e.encode_successor(parent, moved_type, state, key),
+            Encoding::Packed(e) => e.encode_successor(parent, moved_type, state, key),
         }
     }
     #[inline]

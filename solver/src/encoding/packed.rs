@@ -16,6 +16,8 @@ pub struct PackedEncoding {
     /// Per type: bits per instance.
     field_bits: Vec<u32>,
     type_ranges: Vec<std::ops::Range<usize>>,
+    /// Per type: the bit where its first instance's field starts.
+    type_offsets: Vec<usize>,
     shapes: crate::moves::ShapeTable,
     bits: u32,
     /// Domain indices of one type's instances, sorted before packing.
@@ -45,17 +47,70 @@ impl PackedEncoding {
             index_of.push(idx);
             anchor_of.push(domain);
         }
-        let type_ranges = (0..puzzle.types.len())
+        let type_ranges: Vec<std::ops::Range<usize>> = (0..puzzle.types.len())
             .map(|t| puzzle.type_range(t))
+            .collect();
+        let type_offsets = type_ranges
+            .iter()
+            .zip(&field_bits)
+            .scan(0, |at, (r, &b)| {
+                let start = *at;
+                *at += r.len() * b as usize;
+                Some(start)
+            })
             .collect();
         PackedEncoding {
             index_of,
             anchor_of,
             field_bits,
             type_ranges,
+            type_offsets,
             shapes: moves.shapes().clone(),
             bits: bits.max(1),
             scratch: vec![0; puzzle.counts.iter().copied().max().unwrap_or(0)],
+        }
+    }
+}
+
+/// The low `b` bits set (b from 1 to 64).
+#[inline]
+fn field_mask(b: usize) -> u64 {
+    u64::MAX >> (64 - b)
+}
+
+impl PackedEncoding {
+    /// ORs type `t`'s fields (its instances' domain indices, sorted) into
+    /// `key`, whose bits there are zero.
+    #[inline]
+    fn write_type(&mut self, t: usize, state: &State, key: &mut [u64]) {
+        let b = self.field_bits[t] as usize;
+        if b == 0 {
+            return;
+        }
+        let r = self.type_ranges[t].clone();
+        let index = &self.index_of[t];
+        let mut at = self.type_offsets[t];
+        if r.len() == 1 {
+            let v = index[state.anchors[r.start] as usize] as u64;
+            let (w, s) = (at / 64, at % 64);
+            key[w] |= v << s;
+            if s + b > 64 {
+                key[w + 1] |= v >> (64 - s);
+            }
+            return;
+        }
+        let values = &mut self.scratch[..r.len()];
+        for (v, &a) in values.iter_mut().zip(&state.anchors[r]) {
+            *v = index[a as usize];
+        }
+        values.sort_unstable();
+        for &v in values.iter() {
+            let (w, s) = (at / 64, at % 64);
+            key[w] |= (v as u64) << s;
+            if s + b > 64 {
+                key[w + 1] |= (v as u64) >> (64 - s);
+            }
+            at += b;
         }
     }
 }
@@ -71,28 +126,35 @@ impl PositionEncoding for PackedEncoding {
 
     fn encode(&mut self, state: &State, key: &mut [u64]) {
         key.fill(0);
-        let mut at = 0usize;
         for t in 0..self.type_ranges.len() {
-            let b = self.field_bits[t] as usize;
-            if b == 0 {
-                continue;
-            }
-            let r = self.type_ranges[t].clone();
-            let index = &self.index_of[t];
-            let values = &mut self.scratch[..r.len()];
-            for (v, &a) in values.iter_mut().zip(&state.anchors[r]) {
-                *v = index[a as usize];
-            }
-            values.sort_unstable();
-            for &v in values.iter() {
-                let (w, s) = (at / 64, at % 64);
-                key[w] |= (v as u64) << s;
-                if s + b > 64 {
-                    key[w + 1] |= (v as u64) >> (64 - s);
-                }
-                at += b;
-            }
+            self.write_type(t, state, key);
         }
+    }
+
+    /// Copies the parent's key and rewrites the fields of the moved type only.
+    #[inline]
+    fn encode_successor(
+        &mut self,
+        parent: &[u64],
+        moved_type: usize,
+        state: &State,
+        key: &mut [u64],
+    ) {
+        key.copy_from_slice(&parent[..key.len()]);
+        let b = self.field_bits[moved_type] as usize;
+        if b == 0 {
+            return; // the type has one place: its fields take no bits
+        }
+        let mut at = self.type_offsets[moved_type];
+        for _ in self.type_ranges[moved_type].clone() {
+            let (w, s) = (at / 64, at % 64);
+            key[w] &= !(field_mask(b) << s);
+            if s + b > 64 {
+                key[w + 1] &= !(field_mask(b) >> (64 - s));
+            }
+            at += b;
+        }
+        self.write_type(moved_type, state, key);
     }
 
     fn decode(&mut self, key: &[u64], state: &mut State) {
@@ -115,5 +177,54 @@ impl PositionEncoding for PackedEncoding {
             }
         }
         state.rebuild_owner(&self.shapes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, ImportOptions};
+    use crate::params::Metric;
+
+    /// Along a walk through each puzzle, every successor's key written from
+    /// its parent's equals the key encoded from scratch, and decodes back.
+    #[test]
+    fn successor_keys_from_the_parent_equal_keys_from_scratch() {
+        for file in [
+            "klotski/classic.txt",
+            "bench/bench_1e7.txt",
+            "tiles/korf_01.txt",
+            "rushhour/rush_30.txt",
+        ] {
+            let path = format!("{}/../puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
+            let puzzle = &formats::load(&path, None, &ImportOptions::default()).unwrap()[0];
+            for metric in [Metric::Steps, Metric::Moves] {
+                let mut moves = MoveGenerator::new(puzzle, metric, &[]);
+                let mut enc = PackedEncoding::new(puzzle, &moves);
+                let words = enc.words();
+                let mut state = State::new(puzzle);
+                state.load(&puzzle.start, moves.shapes());
+                let (mut parent, mut fresh, mut inc) =
+                    (vec![0; words], vec![0; words], vec![0; words]);
+                let mut back = state.clone();
+                let mut list = Vec::new();
+                for step in 0..300 {
+                    enc.encode(&state, &mut parent);
+                    moves.generate(&state, &mut list);
+                    for &m in &list {
+                        moves.apply(&mut state, m);
+                        enc.encode(&state, &mut fresh);
+                        let t = moves.shapes().type_of(m.instance as usize);
+                        enc.encode_successor(&parent, t, &state, &mut inc);
+                        assert_eq!(inc, fresh, "{file} {metric:?} step {step}");
+                        enc.decode(&inc, &mut back);
+                        assert_eq!(back.to_position(puzzle), state.to_position(puzzle));
+                        moves.undo(&mut state, m);
+                    }
+                    let m = list[(step * 7 + 3) % list.len()];
+                    moves.apply(&mut state, m);
+                }
+            }
+        }
     }
 }

@@ -107,7 +107,13 @@ impl Worker {
                 self.moves.apply(&mut self.state, m);
                 if self.prunings.keep(&self.moves, &self.state, m) {
                     batch.generated += 1;
-                    self.encoding.encode(&self.state, &mut self.successor);
+                    let moved_type = self.moves.shapes().type_of(m.instance as usize);
+                    self.encoding.encode_successor(
+                        &self.key,
+                        moved_type,
+                        &self.state,
+                        &mut self.successor,
+                    );
                     if !ctx
                         .forbidden
                         .iter()

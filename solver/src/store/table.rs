@@ -179,7 +179,8 @@ impl KeyTable {
     #[inline]
     fn key_matches(&self, v: &[u64], key: &[u64]) -> bool {
         let full = (self.key_bits / 64) as usize;
-        if v[..full] != key[..full] {
+        // Word by word: a slice comparison calls memcmp.
+        if (0..full).any(|i| v[i] != key[i]) {
             return false;
         }
         let rest = self.key_bits % 64;
@@ -259,10 +260,67 @@ impl KeyTable {
         }
     }
 
+    /// True when a slot fits two 64-bit words but not one.
+    #[inline]
+    fn medium(&self) -> bool {
+        self.slot_bytes > 8 && self.slot_bytes <= 16
+    }
+
+    /// The two words at a medium slot as one number (bytes beyond the slot
+    /// masked off; the padding keeps the 16-byte load in bounds, since a
+    /// medium slot has at least 9 bytes).
+    #[inline]
+    fn load_medium(&self, slot: usize) -> u128 {
+        let off = slot * self.slot_bytes;
+        let w = u128::from_le_bytes(self.data[off..off + 16].try_into().expect("16 bytes"));
+        w & (u128::MAX >> (128 - 8 * self.slot_bytes))
+    }
+
+    #[inline]
+    fn store_medium(&mut self, slot: usize, value: u128) {
+        let off = slot * self.slot_bytes;
+        let mask = u128::MAX >> (128 - 8 * self.slot_bytes);
+        let word: &mut [u8; 16] = (&mut self.data[off..off + 16])
+            .try_into()
+            .expect("16 bytes");
+        let old = u128::from_le_bytes(*word);
+        *word = ((old & !mask) | (value & mask)).to_le_bytes();
+    }
+
+    /// A key of up to two words as one number.
+    #[inline]
+    fn key_u128(key: &[u64]) -> u128 {
+        key[0] as u128 | (key.get(1).copied().unwrap_or(0) as u128) << 64
+    }
+
+    /// [`KeyTable::probe_narrow`] for slots of 9 to 16 bytes: two-word keys
+    /// compared as one `u128`, without the wide path's copies.
+    #[inline]
+    fn probe_medium(&self, key: u128, hash: u64) -> Result<(usize, u64), usize> {
+        let kb = self.key_bits;
+        let key_mask = (1u128 << kb) - 1;
+        let empty = self.empty_payload();
+        let mut slot = self.home(hash);
+        loop {
+            let w = self.load_medium(slot);
+            let p = (w >> kb) as u64 & empty;
+            if p == empty {
+                return Err(slot);
+            }
+            if w & key_mask == key & key_mask {
+                return Ok((slot, p));
+            }
+            slot = (slot + 1) & (self.capacity - 1);
+        }
+    }
+
     /// Looks a key up: its slot and payload.
     pub fn find(&self, key: &[u64], hash: u64) -> Option<(usize, u64)> {
         if self.narrow() {
             return self.probe_narrow(key[0], hash).ok();
+        }
+        if self.medium() {
+            return self.probe_medium(Self::key_u128(key), hash).ok();
         }
         self.probe_wide(key, hash).ok()
     }
@@ -299,6 +357,18 @@ impl KeyTable {
                 Err(slot) => {
                     let key_mask = (1u64 << self.key_bits) - 1;
                     self.store_narrow(slot, (key[0] & key_mask) | (payload << self.key_bits));
+                    self.len += 1;
+                    Insert::New
+                }
+            };
+        }
+        if self.medium() {
+            let k = Self::key_u128(key);
+            return match self.probe_medium(k, hash) {
+                Ok((slot, payload)) => Insert::Present { slot, payload },
+                Err(slot) => {
+                    let key_mask = (1u128 << self.key_bits) - 1;
+                    self.store_medium(slot, (k & key_mask) | (payload as u128) << self.key_bits);
                     self.len += 1;
                     Insert::New
                 }
