@@ -4,7 +4,8 @@
 //!
 //! The packed encoding costs a shift and a mask per block where the rank
 //! costs a multiplication per cell, so a search runs about twice as fast
-//! with it; its keys are often wider, though. Auto therefore estimates the
+//! with it; its keys are often wider, though. Auto takes it when its table
+//! slots take no more bytes (the table stores whole bytes), and otherwise estimates the
 //! bytes the packed visited set would need for every position the search
 //! may store (the rank's bound, the number of permutations of the board's
 //! symbols, or fewer under `--max-positions`) and takes packed when that fits
@@ -59,15 +60,19 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     let packed = PackedEncoding::new(puzzle, moves);
     let rank = RankEncoding::new(puzzle, moves.shapes());
     let (pb, rb) = (packed.key_bits(), rank.key_bits());
-    if pb <= rb {
+    // The table stores whole bytes, and two payload bits (the depth mod 3)
+    // share its slot with the key.
+    let slot = |bits: u32| (bits + 2).div_ceil(8);
+    if slot(pb) <= slot(rb) {
         return Choice {
-            reason: format!("packed: faster, and no wider than the rank ({pb} bits against {rb})"),
+            reason: format!(
+                "packed: faster, and its table slots take no more bytes than the rank's ({pb} bits against {rb})"
+            ),
             encoding: Encoding::Packed(packed),
         };
     }
     let positions = stored_bound(puzzle, &rank, budget.max_positions);
-    // Two payload bits (depth mod 3) share the slot with the key.
-    let slot_bytes = (pb + 2).div_ceil(8) as f64;
+    let slot_bytes = slot(pb) as f64;
     let need = positions * slot_bytes * BYTES_PER_SLOT_BYTE;
     let (limit, source) = match budget.max_memory {
         Some(m) => (m, "--max-memory"),
