@@ -200,3 +200,37 @@ fn spill_refuses_what_it_cannot_serve() {
     }
     assert!(left_in(&dir).is_empty());
 }
+
+#[test]
+fn bench_with_spill_gives_a_row_for_memory_and_one_for_disk() {
+    let dir = folder("bench");
+    let out = run_solver(&[
+        "bench",
+        "puzzles/klotski/classic.txt",
+        "--threads",
+        "1",
+        "--encodings",
+        "rank",
+        "--spill",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(2)
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in &rows {
+        assert_eq!(row[2], "25955", "{text}");
+    }
+    // The last column: no disk in memory; a figure (0.0 when it fit) spilled.
+    assert_eq!(rows[0][9], "-", "{text}");
+    assert!(rows[1][9].parse::<f64>().is_ok(), "{text}");
+    assert!(left_in(&dir).is_empty());
+}
