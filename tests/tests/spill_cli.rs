@@ -234,3 +234,30 @@ fn bench_with_spill_gives_a_row_for_memory_and_one_for_disk() {
     assert!(rows[1][9].parse::<f64>().is_ok(), "{text}");
     assert!(left_in(&dir).is_empty());
 }
+
+#[test]
+fn a_spill_folder_that_fills_up_ends_with_exit_2_and_is_cleared() {
+    let dir = folder("full");
+    // A file size limit makes every write past 8-16 KiB fail (EFBIG, with
+    // SIGXFSZ ignored), as a full disk would.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 16; exec '{}' solve puzzles/bench/bench_1e6.txt --max-memory 1M --spill '{}' --quiet",
+        end_to_end::solver_bin().display(),
+        dir.display()
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(end_to_end::workspace_root())
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.contains(&format!("--spill {}", dir.display())), "{err}");
+    assert!(
+        err.contains("free room"),
+        "the message says what to do: {err}"
+    );
+    assert!(left_in(&dir).is_empty(), "left {:?}", left_in(&dir));
+}
