@@ -39,6 +39,16 @@ fn left_in(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Checks that a run ended with exit 2, no output, and a message naming the
+/// spill folder `dir` and saying `what` to do.
+fn refused_naming(out: &std::process::Output, dir: &Path, what: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(err.contains(&format!("--spill {}", dir.display())), "{err}");
+    assert!(err.contains(what), "the message says what to do: {err}");
+}
+
 /// `--max-memory 1M` is below what the process already holds, so a BFS with
 /// `--spill` goes to disk at once.
 const FORCE: [&str; 2] = ["--max-memory", "1M"];
@@ -172,14 +182,8 @@ fn a_spill_folder_that_cannot_be_written_is_refused_before_the_search() {
         "--spill",
         bad.to_str().unwrap(),
     ]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(out.stdout.is_empty());
-    assert!(err.contains(&format!("--spill {}", bad.display())), "{err}");
-    assert!(
-        err.contains("writ"),
-        "the message says to give a writable folder: {err}"
-    );
+    // The message says to give a writable folder.
+    refused_naming(&out, &bad, "writ");
 }
 
 #[test]
@@ -251,13 +255,6 @@ fn a_spill_folder_that_fills_up_ends_with_exit_2_and_is_cleared() {
         .current_dir(end_to_end::workspace_root())
         .output()
         .expect("sh runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(out.stdout.is_empty());
-    assert!(err.contains(&format!("--spill {}", dir.display())), "{err}");
-    assert!(
-        err.contains("free room"),
-        "the message says what to do: {err}"
-    );
+    refused_naming(&out, &dir, "free room");
     assert!(left_in(&dir).is_empty(), "left {:?}", left_in(&dir));
 }
