@@ -145,6 +145,109 @@ fn stored_gnome_levels_carry_their_optima() {
     }
 }
 
+/// GNOME Klotski's "Ithaca" as its source (src/klotski-window.vala) spells it:
+/// most blocks stand outside the frame.
+const ITHACA_GNOME: &str = "\
+.aaaaaaaaaaaaaaaaab
+..  cddeffffffffffb
+ .. cddeffffffffffb
+  . cddeffffffffffb
+ggg-############hhb
+ggg-  ABCDEFFGH#hhb
+ggg-       FFIJ#hhb
+ggg#       KLMJ#hhb
+ggg#NNNNOOOPQMJ#hhb
+ggg#NNNNOOOP*RS#hhb
+ggg#TTTTTUVW**X#hhb
+ggg#YZ12222W3**#hhb
+ggg#YZ12222W34*#iib
+jjj#YZ155555367#klb
+jjj#############mmb
+jjjnooooooooooppppb
+jjjqooooooooooppppb
+       rrrssssppppb
+ttttttuvvvvvvvwwwwx
+";
+
+/// The grids of a native puzzle text (between its `!` lines).
+fn native_grids(text: &str) -> Vec<Vec<String>> {
+    let body: Vec<&str> = text.lines().filter(|l| !l.starts_with('%')).collect();
+    body.split(|l| *l == "!")
+        .filter(|g| !g.is_empty())
+        .map(|g| g.iter().map(|l| l.to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn ithaca_imports_as_gnome_plays_it_and_its_outside_blocks_move() {
+    let level = temp_file("ithaca", "ithaca.lvl", ITHACA_GNOME.as_bytes());
+    let imported = solver(
+        &["import", "--from", "klotski", level.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(imported.status.code(), Some(0), "{}", stderr(&imported));
+    let stored =
+        std::fs::read_to_string(workspace_root().join("puzzles/klotski/ithaca.txt")).unwrap();
+    // The stored level is the importer's output, metadata aside.
+    assert_eq!(native_grids(&stdout(&imported)), native_grids(&stored));
+    let shown = solver(&["show", "puzzles/klotski/ithaca.txt"], "");
+    assert!(
+        stdout(&shown).contains("19x19 board, 58 block(s)"),
+        "{}",
+        stdout(&shown)
+    );
+    // A short BFS run is not stuck: the outside blocks move.
+    let run = solver(
+        &[
+            "solve",
+            "puzzles/klotski/ithaca.txt",
+            "--max-positions",
+            "2000",
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let json: serde_json::Value = serde_json::from_str(stdout(&run).trim()).unwrap();
+    assert_eq!(json["status"], "limit_reached", "{json}");
+    assert!(json["positions_stored"].as_u64().unwrap() > 2000, "{json}");
+    // First steps outside the frame: 'j' (3x4, bottom left) down one row,
+    // then 'g' (3x9) after it. Outside blocks pass through outside cells.
+    let grids = native_grids(&stored);
+    let (header, start) = (&grids[0], &grids[1]);
+    let mut goal: Vec<Vec<char>> = start
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| if "#-".contains(c) { c } else { '.' })
+                .collect()
+        })
+        .collect();
+    for (r, row) in goal.iter_mut().enumerate().skip(5).take(13) {
+        row[..3].copy_from_slice(&[if r < 14 { 'g' } else { 'j' }; 3]);
+    }
+    let goal: Vec<String> = goal.into_iter().map(String::from_iter).collect();
+    let text = [
+        "!",
+        &header.join("\n"),
+        "!",
+        &start.join("\n"),
+        "!",
+        &goal.join("\n"),
+        "!",
+    ]
+    .join("\n");
+    let file = temp_file("ithaca", "first_steps.txt", text.as_bytes());
+    let file = file.to_str().unwrap();
+    let sol = file.replace(".txt", ".sol");
+    let solved = solver(&["solve", file, "--solution", &sol, "--json"], "");
+    assert_eq!(solved.status.code(), Some(0), "{}", stderr(&solved));
+    let json: serde_json::Value = serde_json::from_str(stdout(&solved).trim()).unwrap();
+    assert_eq!(json["steps"], 2, "{json}");
+    let verified = solver(&["verify", file, &sol], "");
+    assert_eq!(verified.status.code(), Some(0), "{}", stderr(&verified));
+}
+
 #[test]
 fn the_old_format_is_detected_without_from() {
     let file = temp_file(

@@ -8,10 +8,13 @@
 //! seen for it (or a fresh identifier when that one cannot be used). Short
 //! rows are padded with empty cells.
 //!
-//! Empty and target cells outside the frame, that is reachable from the
-//! grid's edge without crossing a wall or a door, are modelled as door cells:
-//! only the master, coming through a door, can go there, so they do not count
-//! as spaces for the other blocks.
+//! GNOME Klotski lets every block go wherever there is no wall; only doors
+//! are the master's alone. So a block outside the frame (reachable from the
+//! grid's edge without crossing a wall or a door, as in Ithaca) is an
+//! ordinary block, and the outside cells it can reach stay free cells. The
+//! outside cells no such block can reach are modelled as door cells: only the
+//! master, coming through a door, can go there, so they do not count as
+//! spaces for the other blocks (the same positions, fewer phantom spaces).
 
 use super::builder::PuzzleBuilder;
 use super::error::{Loc, ParseError};
@@ -47,7 +50,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             )
         })
     })?;
-    outside_is_door(&mut builder, &grid)?;
+    outside_is_door(&mut builder, &grid);
     let (blocks, targets) = blocks_and_targets(&grid);
     let Some(master) = blocks.iter().position(|b| b.0 == GNOME_MASTER) else {
         return Err(builder.error(
@@ -93,33 +96,27 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
 }
 
 /// Empty and target cells outside the frame (reachable from the grid's edge
-/// without crossing a wall or a door) become doors; a block other than the
-/// master there is an error.
-fn outside_is_door(builder: &mut PuzzleBuilder, grid: &Grid) -> Result<(), ParseError> {
+/// without crossing a wall or a door) that no block but the master can reach
+/// become doors; those a block outside the frame can reach stay free.
+fn outside_is_door(builder: &mut PuzzleBuilder, grid: &Grid) {
     let (h, w) = (grid.height(), grid.width);
     let edge = (0..h)
         .flat_map(|r| [(r, 0), (r, w - 1)])
         .chain((0..w).flat_map(|c| [(0, c), (h - 1, c)]));
-    let outside = flood(h, w, edge, |r, c| !matches!(grid.get(r, c), '#' | '-'));
+    let open = |r: usize, c: usize| !matches!(grid.get(r, c), '#' | '-');
+    let outside = flood(h, w, edge, open);
+    let is_block = |ch: char| !matches!(ch, ' ' | '.' | '#' | '-' | GNOME_MASTER);
+    let blocks_outside = (0..h)
+        .flat_map(|r| (0..w).map(move |c| (r, c)))
+        .filter(|&(r, c)| outside[r * w + c] && is_block(grid.get(r, c)));
+    let blocks_reach = flood(h, w, blocks_outside, |r, c| outside[r * w + c]);
     for r in 0..h {
         for c in 0..w {
-            if !outside[r * w + c] {
-                continue;
+            if outside[r * w + c] && !blocks_reach[r * w + c] {
+                builder.set_kind(builder.cell(r, c), CellKind::Door);
             }
-            let ch = grid.get(r, c);
-            if !matches!(ch, ' ' | '.' | GNOME_MASTER) {
-                return Err(builder.error(
-                    grid.loc(r, c),
-                    format!(
-                        "block '{ch}' stands outside the frame (reachable from the edge without \
-                         crossing a wall or door), where only the master may go"
-                    ),
-                ));
-            }
-            builder.set_kind(builder.cell(r, c), CellKind::Door);
         }
     }
-    Ok(())
 }
 
 /// Cells `(row, col)` in reading order.
@@ -202,6 +199,26 @@ mod tests {
     }
 
     #[test]
+    fn blocks_outside_the_frame_are_ordinary_blocks() {
+        // 'a' stands outside the frame, left of the door; the master must
+        // leave through the door to the targets on the right.
+        let level = "a   ######\n    #*   -  .\n    ######\n";
+        let p = parse(level, "f").unwrap();
+        let b = &p.board;
+        assert_eq!(p.counts, vec![1, 1]);
+        // The outside cells 'a' can reach stay free ...
+        assert_eq!(b.kind(b.index(0, 0)), CellKind::Free);
+        assert_eq!(b.kind(b.index(2, 3)), CellKind::Free);
+        // ... but beyond the door, a region 'a' cannot reach, only the
+        // master may go.
+        assert_eq!(b.kind(b.index(1, 12)), CellKind::Door);
+        // Without the outside block, the outside is the master's alone.
+        let p = parse(&level.replace('a', " "), "f").unwrap();
+        assert_eq!(p.board.kind(p.board.index(1, 12)), CellKind::Door);
+        assert_eq!(p.board.kind(p.board.index(0, 0)), CellKind::Door);
+    }
+
+    #[test]
     fn rejects_bad_levels() {
         let e = parse("####\n#ab#\n####\n", "f").unwrap_err();
         assert!(e.message.contains("no master"), "{e}");
@@ -209,8 +226,6 @@ mod tests {
         assert!(e.message.contains("no target"), "{e}");
         let e = parse("#####\n#*..#\n#####\n", "f").unwrap_err();
         assert_eq!((e.line, e.column), (2, 3), "{e}");
-        let e = parse("####\n#*.#\n####\n a\n", "f").unwrap_err();
-        assert_eq!((e.line, e.column), (4, 2), "{e}");
         let e = parse("####\n#*.\t\n", "f").unwrap_err();
         assert_eq!((e.line, e.column), (2, 4), "{e}");
         assert!(parse("\n  \n", "f").is_err());
