@@ -9,6 +9,7 @@ pub mod features;
 pub mod formats;
 pub mod geometry;
 pub mod heuristics;
+pub mod improve;
 pub mod model;
 pub mod moves;
 pub mod params;

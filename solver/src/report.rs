@@ -2,4 +2,4 @@
 //! by the reasoner. Declared in the vocabulary crate `sbp-protocol` and
 //! documented field by field in `docs/json-result.md`.
 
-pub use sbp_protocol::{SolveReport, Status};
+pub use sbp_protocol::{ImproveReport, SolveReport, Status};

@@ -11,12 +11,14 @@ pub mod best;
 pub mod choices;
 pub mod features;
 pub mod heuristic;
+pub mod improve;
 pub mod params;
 pub mod ranges;
 pub mod result;
 
 pub use choices::{Algorithm, EncodingKind, Metric, Resting};
 pub use heuristic::{Heuristic, HeuristicInfo};
+pub use improve::ImproveReport;
 pub use params::{Limits, PdbSettings, SearchParams};
 pub use ranges::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
 pub use result::{SolveReport, Status};

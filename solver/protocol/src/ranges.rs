@@ -205,6 +205,32 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         range: ValueRange::Whole { min: 1, max: 1000 },
         meaning: "best positions --best-out writes",
     },
+    NumericFlag {
+        name: "window",
+        commands: "improve",
+        arity: Arity::One,
+        // A shortcut search is bounded in depth by the window: beyond a few
+        // hundred actions it is a full BFS in all but name.
+        range: ValueRange::Whole { min: 1, max: 10000 },
+        meaning: "longest stretch of the solution (in actions) one shortcut may replace",
+    },
+    NumericFlag {
+        name: "max-positions",
+        commands: "improve",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 1,
+            max: u64::MAX,
+        },
+        meaning: "positions one shortcut search may expand",
+    },
+    NumericFlag {
+        name: "time-limit",
+        commands: "improve",
+        arity: Arity::One,
+        range: ValueRange::Real { min: 0.0, max: 1e9 },
+        meaning: "stop shortening after S seconds (the best so far is kept)",
+    },
 ];
 
 /// The declaration of flag `name` as `command` takes it.

@@ -16,6 +16,7 @@ pub mod count;
 pub mod features;
 pub mod heuristics;
 pub mod import;
+pub mod improve;
 pub mod pdb;
 pub mod ranged;
 pub mod render;
@@ -47,6 +48,8 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Replay a solution independently of the search (exit 0 valid, 1 invalid, 2 bad input).
     Verify(verify::VerifyArgs),
+    /// Shorten a valid solution with breadth-first shortcuts over windows of its path.
+    Improve(improve::ImproveArgs),
     /// Extract the case-based reasoner's features (exit 0 success, 2 bad input; nothing on stdout on failure).
     Features(features::FeaturesArgs),
     /// Draw a puzzle (.svg, .png) or play a solution (.html player, .gif animation).
@@ -123,6 +126,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Count(args) => count::run(&args),
         Command::Import(args) => import::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Improve(args) => improve::run(&args),
         Command::Features(args) => features::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Pdb(args) => pdb::run(&args),
@@ -220,7 +224,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 11);
+        assert_eq!(seen.len(), 12);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()

@@ -1,0 +1,129 @@
+//! `solver improve PUZZLE SOLUTION`: shorten a valid solution with
+//! breadth-first shortcuts over windows of its path ([`crate::improve`]).
+//! Exit 0 with the result (shorter or unchanged, replayed by the verifier),
+//! 2 when the input is not a valid solution, 3 on an internal error.
+
+use std::time::Instant;
+
+use clap::Args;
+
+use super::ranged::{real, whole};
+use super::verify::{one_puzzle, read_solution};
+use super::{check_writable, write_atomically, Failure, PuzzleInput};
+use crate::improve::{improve, ImproveError, Options};
+use crate::params::Metric;
+use crate::report::ImproveReport;
+use crate::solution;
+
+#[derive(Args, Debug)]
+pub struct ImproveArgs {
+    #[command(flatten)]
+    pub input: PuzzleInput,
+    /// Solution file (`ID ROW,COL STEPS` per line), or `-` for standard input.
+    pub solution: String,
+    /// Which puzzle of a collection the solution is for (1-based).
+    #[arg(long, value_name = "N")]
+    pub index: Option<usize>,
+    /// What one action is: shortcuts are shortest in this metric.
+    #[arg(long, value_enum, default_value_t = Metric::default())]
+    pub metric: Metric,
+    /// Longest stretch of the solution, in actions, one shortcut may replace.
+    #[arg(long, value_name = "N", default_value_t = 32, allow_hyphen_values = true, value_parser = whole::<usize>("improve", "window"))]
+    pub window: usize,
+    /// Positions one shortcut search may expand.
+    #[arg(long, value_name = "N", default_value_t = 50_000, allow_hyphen_values = true, value_parser = whole::<u64>("improve", "max-positions"))]
+    pub max_positions: u64,
+    /// Stop after S seconds, keeping the shortcuts taken so far.
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = real("improve", "time-limit"))]
+    pub time_limit: Option<f64>,
+    /// Write the shortened solution to FILE (atomically).
+    #[arg(long = "output", short = 'o', value_name = "FILE")]
+    pub output: Option<String>,
+    /// Print one JSON object (with the solution) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
+    if let Some(file) = &args.output {
+        check_writable(file).map_err(|m| Failure::input(format!("--output {file}: {m}")))?;
+    }
+    let file = &args.input.puzzle;
+    let puzzle = &one_puzzle(args.input.load_with_goals()?, args.index, file)?;
+    let text = read_solution(&args.solution, file)?;
+    let moves =
+        solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;
+    let options = Options {
+        metric: args.metric,
+        window: args.window,
+        max_positions: args.max_positions,
+        time_limit: args.time_limit,
+    };
+    let started = Instant::now();
+    let out = improve(puzzle, &moves, &options).map_err(|e| match e {
+        ImproveError::NotASolution(m) => Failure::input(format!(
+            "{}: not a valid solution of {file}: {m}; check it with `solver verify`",
+            args.solution
+        )),
+        ImproveError::Internal(m) => Failure {
+            message: format!(
+                "internal error: {m}; please report this with the puzzle and solution"
+            ),
+            code: 3,
+        },
+    })?;
+    let report = ImproveReport {
+        puzzle: file.clone(),
+        status: if out.shortcuts > 0 {
+            "improved"
+        } else {
+            "unchanged"
+        }
+        .into(),
+        metric: args.metric,
+        first_steps: out.first.steps,
+        first_moves: out.first.moves,
+        steps: out.last.steps,
+        moves: out.last.moves,
+        shortcuts: out.shortcuts,
+        positions_examined: out.examined,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        out_of_time: out.out_of_time,
+        solution: out.moves.iter().map(|m| m.to_string()).collect(),
+    };
+    // The result is printed even when its file could not be written, then the error.
+    let written = match &args.output {
+        Some(path) => write_atomically(path, solution::write(&out.moves))
+            .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}"))),
+        None => Ok(()),
+    };
+    if args.json {
+        let json = serde_json::to_string(&report).map_err(|e| Failure {
+            message: format!("internal error: {e}"),
+            code: 3,
+        })?;
+        outln!("{json}");
+    } else {
+        outln!(
+            "{}: {} -> {} steps, {} -> {} moves ({} shortcut(s), {} positions, {} ms{})",
+            report.status,
+            report.first_steps,
+            report.steps,
+            report.first_moves,
+            report.moves,
+            report.shortcuts,
+            report.positions_examined,
+            report.elapsed_ms,
+            if report.out_of_time {
+                ", stopped by --time-limit"
+            } else {
+                ""
+            }
+        );
+        if args.output.is_none() {
+            outln!("{}", solution::write(&out.moves).trim_end());
+        }
+    }
+    written?;
+    Ok(0)
+}
