@@ -27,8 +27,9 @@ pub struct ImproveReport {
     /// Positions expanded by all shortcut searches.
     pub positions_examined: u64,
     pub elapsed_ms: u64,
-    /// `--time-limit` stopped it before a round without shortcuts.
-    pub out_of_time: bool,
+    /// `--time-limit` or `--max-total` stopped it before a round without
+    /// shortcuts (the shortcuts taken so far are kept).
+    pub limit_reached: bool,
     /// The result's moves in the verifier's format (`ID ROW,COL STEPS`).
     pub solution: Vec<String>,
 }

@@ -225,6 +225,16 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         meaning: "positions one shortcut search may expand",
     },
     NumericFlag {
+        name: "max-total",
+        commands: "improve",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 1,
+            max: u64::MAX,
+        },
+        meaning: "positions all shortcut searches together may expand",
+    },
+    NumericFlag {
         name: "time-limit",
         commands: "improve",
         arity: Arity::One,

@@ -33,6 +33,9 @@ pub struct ImproveArgs {
     /// Positions one shortcut search may expand.
     #[arg(long, value_name = "N", default_value_t = 50_000, allow_hyphen_values = true, value_parser = whole::<u64>("improve", "max-positions"))]
     pub max_positions: u64,
+    /// Positions all shortcut searches together may expand (default: no limit).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u64>("improve", "max-total"))]
+    pub max_total: Option<u64>,
     /// Stop after S seconds, keeping the shortcuts taken so far.
     #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = real("improve", "time-limit"))]
     pub time_limit: Option<f64>,
@@ -57,6 +60,7 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
         metric: args.metric,
         window: args.window,
         max_positions: args.max_positions,
+        max_total: args.max_total,
         time_limit: args.time_limit,
     };
     let started = Instant::now();
@@ -88,7 +92,7 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
         shortcuts: out.shortcuts,
         positions_examined: out.examined,
         elapsed_ms: started.elapsed().as_millis() as u64,
-        out_of_time: out.out_of_time,
+        limit_reached: out.limit_reached,
         solution: out.moves.iter().map(|m| m.to_string()).collect(),
     };
     // The result is printed even when its file could not be written, then the error.
@@ -114,8 +118,8 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
             report.shortcuts,
             report.positions_examined,
             report.elapsed_ms,
-            if report.out_of_time {
-                ", stopped by --time-limit"
+            if report.limit_reached {
+                ", stopped by --time-limit or --max-total"
             } else {
                 ""
             }

@@ -34,6 +34,8 @@ pub struct Options {
     pub window: usize,
     /// Positions one shortcut search may expand.
     pub max_positions: u64,
+    /// Positions all shortcut searches together may expand.
+    pub max_total: Option<u64>,
     /// Seconds the whole improvement may take.
     pub time_limit: Option<f64>,
 }
@@ -50,8 +52,9 @@ pub struct Improved {
     pub shortcuts: usize,
     /// Positions expanded by all shortcut searches.
     pub examined: u64,
-    /// The time limit stopped it before a round without shortcuts.
-    pub out_of_time: bool,
+    /// The time limit or `max_total` stopped it before a round without
+    /// shortcuts.
+    pub limit_reached: bool,
 }
 
 /// Why a solution cannot be improved.
@@ -106,14 +109,14 @@ pub fn improve(
         last: first,
         shortcuts: 0,
         examined: 0,
-        out_of_time: false,
+        limit_reached: false,
     };
     loop {
         let before = result.shortcuts;
         for window in windows(options.window) {
             sweep(&mut e, &mut path, window, options, deadline, &mut result);
         }
-        if result.shortcuts == before || result.out_of_time {
+        if result.shortcuts == before || result.limit_reached {
             break;
         }
     }
@@ -139,7 +142,7 @@ fn sweep(
     result: &mut Improved,
 ) {
     let mut at = 0;
-    while at + 1 < path.states.len() && !result.out_of_time {
+    while at + 1 < path.states.len() && !result.limit_reached {
         let end = (at + window).min(path.states.len() - 1);
         // Later positions of the same goal section; the latest copy of a
         // position that the path visits twice wins.
@@ -149,14 +152,21 @@ fn sweep(
                 targets.insert(&path.keys[j], j);
             }
         }
+        let left = options
+            .max_total
+            .map_or(u64::MAX, |t| t.saturating_sub(result.examined));
+        if left == 0 {
+            result.limit_reached = true;
+            break;
+        }
         let bounds = shortcut::Bounds {
             max_depth: window.saturating_sub(1),
-            max_positions: options.max_positions,
+            max_positions: options.max_positions.min(left),
             deadline,
         };
         let found = shortcut::search(e, &path.states[at], at, &targets, bounds);
         result.examined += found.examined;
-        result.out_of_time = found.out_of_time;
+        result.limit_reached = found.out_of_time;
         match found.shortcut {
             Some(s) => {
                 path.splice(e, at, s);
@@ -313,6 +323,7 @@ a
             metric,
             window: 32,
             max_positions: 100_000,
+            max_total: None,
             time_limit: None,
         }
     }
