@@ -8,9 +8,11 @@ use std::time::Duration;
 use tokio::task::{AbortHandle, JoinSet};
 use tracing::Instrument;
 
+use crate::budget::Budget;
 use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::FeatureReport;
+use crate::improve;
 use crate::interrupt::Interrupt;
 use crate::params::{Heuristic, ParamSet};
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
@@ -49,6 +51,11 @@ pub struct CycleConfig {
     pub variants: usize,
     /// Rounds of restarts from the best positions (0: no restart phase).
     pub restarts: usize,
+    /// The whole run's budget (`--time-budget`, `--position-budget`),
+    /// shared by every phase.
+    pub budget: Arc<Budget>,
+    /// Whether to shorten the first solution (`--improve`).
+    pub improve: bool,
 }
 
 impl Default for CycleConfig {
@@ -67,6 +74,8 @@ impl Default for CycleConfig {
             retrieval: Mode::Similar,
             variants: 3,
             restarts: 2,
+            budget: Arc::new(Budget::default()),
+            improve: false,
         }
     }
 }
@@ -233,14 +242,20 @@ pub async fn run(
         .await
         .is_some();
     progress.bar.finish();
-    Ok(report(
-        puzzle,
-        sim,
-        config,
-        found,
-        Some(progress),
-        !finished,
-    ))
+    let mut report = report(puzzle, sim, config, found, Some(progress), !finished);
+    if finished && config.improve {
+        let phase = improve::run(&runner, puzzle, &mut report, &config.budget);
+        stop.until(phase).await;
+    }
+    report.budget = config.budget.report();
+    Ok(report)
+}
+
+/// Charges what the attempts examined to the run's budget.
+fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
+    for (_, r) in results {
+        budget.charge(r.positions_examined.unwrap_or(0));
+    }
 }
 
 /// The limited attempts, wave by wave, the variant and restart phases if
@@ -255,23 +270,33 @@ async fn attempts(
     let limited = RunLimits {
         max_positions: Some(config.position_limit),
         timeout: config.attempt_timeout,
+        ..RunLimits::default()
     };
-    while !progress.solved() && !progress.planner.bounds.unsolvable {
+    let budget = &config.budget;
+    while !progress.solved() && !progress.planner.bounds.unsolvable && budget.exhausted().is_none()
+    {
         let wave = progress.planner.next_wave();
         if wave.is_empty() {
             break;
         }
         progress.bar.wave(&wave);
-        progress.record(run_wave(runner, puzzle, wave, limited, config.jobs).await);
+        let results = run_wave(runner, puzzle, wave, limited, config.jobs, budget).await;
+        charge(budget, &results);
+        progress.record(results);
     }
-    if !progress.solved() && !progress.planner.bounds.unsolvable {
-        progress.append(variant::phase(runner, puzzle, hard, progress.done.len() + 1).await);
+    let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
+    if go_on(progress) && budget.exhausted().is_none() {
+        let results = variant::phase(runner, puzzle, hard, progress.done.len() + 1).await;
+        charge(budget, &results);
+        progress.append(results);
     }
-    if !progress.solved() && !progress.planner.bounds.unsolvable {
+    if go_on(progress) && budget.exhausted().is_none() {
         let first = progress.done.len() + 1;
-        progress.append(restart::phase(runner, puzzle, config, &progress.done, first).await);
+        let results = restart::phase(runner, puzzle, config, &progress.done, first).await;
+        charge(budget, &results);
+        progress.append(results);
     }
-    if !config.final_run || progress.solved() || progress.planner.bounds.unsolvable {
+    if !config.final_run || !go_on(progress) || budget.exhausted().is_some() {
         return;
     }
     let index = progress.done.len() + 1;
@@ -303,9 +328,12 @@ async fn attempts(
     let unlimited = RunLimits {
         max_positions: None,
         timeout: config.final_timeout,
+        ..RunLimits::default()
     };
     progress.bar.wave(std::slice::from_ref(&last));
-    progress.record(run_wave(runner, puzzle, vec![last], unlimited, 1).await);
+    let results = run_wave(runner, puzzle, vec![last], unlimited, 1, budget).await;
+    charge(budget, &results);
+    progress.record(results);
 }
 
 /// The report of a cycle: `progress` is `None` when it was interrupted
@@ -353,27 +381,35 @@ fn report(
         wave: config.wave,
         space_value_bounds: bounds_summary(&bounds),
         retained: None,
+        improvement: None,
+        budget: config.budget.report(),
     }
 }
 
 /// Runs one wave with at most `jobs` solvers at once, starting attempts in
-/// plan order. Returns the outcomes in plan order, up to and including the
-/// first (in plan order) that solved the puzzle; later ones are cancelled.
+/// plan order. Once one solves the puzzle the rest of the wave stops: the
+/// running solvers are killed and they, and those not started, are
+/// recorded as `cancelled`, as are those the run's budget leaves no room
+/// for. Each attempt gets `limits` cut to what is left of the budget when it
+/// starts, the positions split evenly over the wave. Returns the outcomes in
+/// plan order.
 async fn run_wave(
     runner: &Arc<Runner>,
     puzzle: &Path,
     wave: Vec<Planned>,
     limits: RunLimits,
     jobs: usize,
+    budget: &Budget,
 ) -> Vec<(Planned, AttemptResult)> {
     let n = wave.len();
     let mut results: Vec<Option<AttemptResult>> = vec![None; n];
     let mut handles: Vec<Option<AbortHandle>> = vec![None; n];
     let mut set = JoinSet::new();
-    let (mut next, mut running, mut cut) = (0, 0, n);
+    let (mut next, mut running, mut solved) = (0, 0, false);
     loop {
-        while running < jobs.max(1) && next < cut {
+        while running < jobs.max(1) && next < n && !solved && budget.exhausted().is_none() {
             let (i, runner, puzzle) = (next, Arc::clone(runner), puzzle.to_path_buf());
+            let limits = budget.limit(limits, n);
             let planned = wave[i].clone();
             let span = tracing::info_span!(
                 "attempt",
@@ -404,26 +440,19 @@ async fn run_wave(
             Err(e) if e.is_cancelled() => continue,
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         };
-        if r.status == RunStatus::Solved && i < cut {
-            cut = i + 1;
-            for h in handles[cut..].iter().flatten() {
+        if r.status == RunStatus::Solved && !solved {
+            solved = true;
+            for h in handles.iter().flatten() {
                 h.abort();
             }
         }
         results[i] = Some(r);
-        if results[..cut].iter().all(Option::is_some) {
-            break;
-        }
     }
     // Dropping the set cancels what still runs; their solvers are killed.
     drop(set);
     wave.into_iter()
         .zip(results)
-        .take(cut)
-        .map(|(p, r)| {
-            let r = r.unwrap_or_else(|| AttemptResult::failed("not run", 0));
-            (p, r)
-        })
+        .map(|(p, r)| (p, r.unwrap_or_else(AttemptResult::cancelled)))
         .collect()
 }
 

@@ -71,6 +71,16 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
             "attempts before the final (0: only the final)",
         ),
         own("jobs", whole(1, 256), "solver processes at once"),
+        own(
+            "time-budget",
+            SECONDS,
+            "seconds the whole run may take, all phases together",
+        ),
+        own(
+            "position-budget",
+            whole(1, u64::MAX),
+            "positions all solver runs together may examine",
+        ),
         own("wave", whole(1, 1000), "attempts planned together"),
         own(
             "variants",
@@ -203,6 +213,13 @@ pub mod parse {
     }
     pub fn attempts(s: &str) -> Result<usize, String> {
         whole("attempts", s).map(|n| n as usize)
+    }
+    pub fn position_budget(s: &str) -> Result<u64, String> {
+        whole("position-budget", s)
+    }
+    pub fn time_budget(s: &str) -> Result<Duration, String> {
+        let x = reals("time-budget", s)?[0];
+        Ok(Duration::from_secs_f64(x))
     }
     pub fn jobs(s: &str) -> Result<usize, String> {
         whole("jobs", s).map(|n| n as usize)

@@ -28,12 +28,14 @@
 //! The reasoner never links the solver: the command line and the JSON result
 //! are the whole interface.
 
+pub mod budget;
 pub mod casebase;
 pub mod cycle;
 pub mod error;
 pub mod features;
 pub mod flags;
 pub mod grid;
+pub mod improve;
 pub mod interrupt;
 pub mod launch;
 pub mod params;

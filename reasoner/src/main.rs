@@ -11,6 +11,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use serde_json::json;
 
+use reasoner::budget::Budget;
 use reasoner::casebase::{self, legacy, Case, CaseBase, FoundBy, Outcome, Provenance};
 use reasoner::cycle::{self, CycleConfig};
 use reasoner::flags::{self, parse};
@@ -120,6 +121,22 @@ struct SolveArgs {
     /// Skip the final unlimited attempt.
     #[arg(long)]
     no_final: bool,
+    /// Seconds the whole run may take, 0.001 to 1e9: the attempts, the final
+    /// run and --improve share it (each solver gets what is left as its
+    /// --time-limit); default: none.
+    #[arg(long, value_name = "S", value_parser = parse::time_budget, allow_negative_numbers = true)]
+    time_budget: Option<Duration>,
+    /// Positions all solver runs together may examine (1 or more), split
+    /// among the attempts that run at once; default: none.
+    #[arg(long, value_name = "N", value_parser = parse::position_budget, allow_negative_numbers = true)]
+    position_budget: Option<u64>,
+    /// Shorten the first solution with `solver improve` (BFS shortcuts) while
+    /// budget remains: the default.
+    #[arg(long, overrides_with = "no_improve")]
+    improve: bool,
+    /// Keep the first solution as found (no improve phase).
+    #[arg(long, overrides_with = "improve")]
+    no_improve: bool,
     /// Passed to the solver as --max-memory (1M to 1024T, e.g. 2G), and to the launcher.
     #[arg(long, value_name = "BYTES", value_parser = parse::max_memory, allow_negative_numbers = true)]
     max_memory: Option<u64>,
@@ -413,6 +430,8 @@ fn cycle_config(a: &SolveArgs) -> Result<CycleConfig, Error> {
         retrieval: a.retrieval,
         variants: a.variants,
         restarts: a.restarts,
+        budget: Arc::new(Budget::new(a.time_budget, a.position_budget)),
+        improve: !a.no_improve,
     })
 }
 
@@ -425,6 +444,7 @@ fn solve_runner(a: &SolveArgs, config: &CycleConfig) -> Result<Runner, Error> {
     let limits = |timeout| RunLimits {
         max_positions: None,
         timeout,
+        ..RunLimits::default()
     };
     runner.check_launch("a limited attempt", &limits(config.attempt_timeout))?;
     if config.final_run {
@@ -683,7 +703,7 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
     }
     let limits = RunLimits {
         max_positions: a.position_limit,
-        timeout: None,
+        ..RunLimits::default()
     };
     let result = runner.solve(&a.puzzle, &params, &limits, 0).await;
     if result.status != RunStatus::Solved {

@@ -5,7 +5,9 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::budget::BudgetReport;
 use crate::features::Features;
+use crate::improve::Improvement;
 use crate::params::{Bounds, Metric, ParamSet};
 use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, RunStatus};
@@ -81,6 +83,11 @@ pub struct Report {
     /// setting (step metric); `null`: no cutoff can solve under it.
     pub space_value_bounds: BTreeMap<&'static str, Option<u64>>,
     pub retained: Option<Retained>,
+    /// The improve phase: the first and the final solution length (`null`
+    /// when it did not run: not solved, or `--no-improve`).
+    pub improvement: Option<Improvement>,
+    /// The whole run's budget and what was used of it.
+    pub budget: BudgetReport,
 }
 
 /// `space_value_bounds` of a report.
@@ -175,6 +182,41 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
 }
 
 impl Report {
+    /// The improve phase's and the budget's lines of the text report.
+    fn phases_text(&self, out: &mut String) {
+        if let Some(i) = &self.improvement {
+            let _ =
+                writeln!(
+                out,
+                "improve: {} ({} -> {} steps, {} -> {} moves; {} shortcut(s), {} positions, {}){}",
+                i.status,
+                opt(i.first_steps),
+                opt(i.steps),
+                opt(i.first_moves),
+                opt(i.moves),
+                i.shortcuts,
+                i.positions_examined,
+                duration(i.elapsed_ms),
+                i.error.as_deref().map(|e| format!(": {e}")).unwrap_or_default()
+            );
+        }
+        let b = &self.budget;
+        if b.time_budget_s.is_none() && b.position_budget.is_none() {
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "budget: {} of {} s, {} of {} positions used{}",
+            duration(b.elapsed_ms),
+            opt(b.time_budget_s),
+            b.positions_used,
+            opt(b.position_budget),
+            b.exhausted
+                .map(|e| format!("; the {e} budget ran out, so the run stopped there"))
+                .unwrap_or_default()
+        );
+    }
+
     /// The human-readable report: retrieved cases, the attempts, the result.
     pub fn text(&self) -> String {
         let mut out = String::new();
@@ -212,8 +254,10 @@ impl Report {
             RunStatus::Interrupted => {
                 "interrupted: the attempts above finished, the running ones were killed".to_string()
             }
+            RunStatus::Cancelled => "cancelled".to_string(),
         };
         let _ = writeln!(out, "result: {result}");
+        self.phases_text(&mut out);
         if let Some(r) = &self.retained {
             let _ = writeln!(out, "case base: {} case {:?}", r.action, r.case);
         }

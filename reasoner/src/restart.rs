@@ -51,6 +51,7 @@ pub async fn phase(
     let limits = RunLimits {
         max_positions: Some(config.position_limit),
         timeout: config.attempt_timeout,
+        ..RunLimits::default()
     };
     let mut pool: Vec<Start> = starts(
         runner,
@@ -68,7 +69,13 @@ pub async fn phase(
             let extra = best_out_args(runner, &start.puzzle, index);
             let best = best_file(runner, &start.puzzle, index);
             let r = runner
-                .solve_with(&start.puzzle, &params, &limits, index, &extra)
+                .solve_with(
+                    &start.puzzle,
+                    &params,
+                    &config.budget.limit(limits, 1),
+                    index,
+                    &extra,
+                )
                 .await;
             let r = joined(runner, puzzle, &start.prefix, r, index, config).await;
             let solved = r.status == RunStatus::Solved;

@@ -51,6 +51,9 @@ pub enum RunStatus {
     Failed,
     /// Only of a whole cycle: stopped by SIGINT or SIGTERM.
     Interrupted,
+    /// Only of an attempt: killed (or never started) because another
+    /// attempt of its wave solved the puzzle first.
+    Cancelled,
 }
 
 impl From<Status> for RunStatus {
@@ -71,6 +74,7 @@ impl RunStatus {
             RunStatus::LimitReached => "limit_reached",
             RunStatus::Failed => "failed",
             RunStatus::Interrupted => "interrupted",
+            RunStatus::Cancelled => "cancelled",
         }
     }
 }
@@ -96,6 +100,16 @@ pub struct AttemptResult {
 }
 
 impl AttemptResult {
+    /// An attempt killed, or never started, because another attempt of its
+    /// wave solved the puzzle first.
+    pub fn cancelled() -> AttemptResult {
+        AttemptResult {
+            status: RunStatus::Cancelled,
+            error: None,
+            ..AttemptResult::failed("", 0)
+        }
+    }
+
     pub fn failed(reason: impl Into<String>, elapsed_ms: u64) -> AttemptResult {
         AttemptResult {
             status: RunStatus::Failed,
@@ -116,6 +130,9 @@ impl AttemptResult {
 pub struct RunLimits {
     /// Passed as `--max-positions`.
     pub max_positions: Option<u64>,
+    /// Passed as `--time-limit`: the solver stops itself and reports how far
+    /// it got (the whole run's `--time-budget`).
+    pub time_limit: Option<Duration>,
     /// Wall-clock limit enforced by the reasoner: the solver is killed.
     pub timeout: Option<Duration>,
 }
@@ -389,6 +406,10 @@ impl Runner {
         if let Some(n) = limits.max_positions {
             args.push("--max-positions".to_string());
             args.push(n.to_string());
+        }
+        if let Some(t) = limits.time_limit {
+            args.push("--time-limit".to_string());
+            args.push(format!("{:.3}", t.as_secs_f64()));
         }
         if let Some(m) = self.max_memory {
             args.push("--max-memory".to_string());

@@ -165,6 +165,7 @@ async fn try_recipe(
     let limits = RunLimits {
         max_positions: Some(ctx.config.position_limit),
         timeout: ctx.config.attempt_timeout,
+        ..RunLimits::default()
     };
     let mut sets = vec![params.clone()];
     if params.clone().normalized() != ParamSet::default() {
@@ -176,6 +177,7 @@ async fn try_recipe(
             variant: Some(recipe.clone()),
             ..set
         };
+        let limits = ctx.config.budget.limit(limits, 1);
         let r = runner.solve(&sub, &set, &limits, index).await;
         // Solved on the subgoal puzzle: it must solve the original as well.
         let r = runner
@@ -202,9 +204,15 @@ async fn solve_variant(
     let limits = RunLimits {
         max_positions: Some(ctx.config.position_limit),
         timeout: ctx.config.attempt_timeout,
+        ..RunLimits::default()
     };
     let bfs = runner
-        .solve(variant, &ParamSet::default(), &limits, tag)
+        .solve(
+            variant,
+            &ParamSet::default(),
+            &ctx.config.budget.limit(limits, 1),
+            tag,
+        )
         .await;
     if bfs.status == RunStatus::Solved {
         return (bfs, Some(ParamSet::default()));
@@ -229,6 +237,8 @@ async fn variant_cycle(
         restarts: 0,
         final_run: false,
         progress: false,
+        // The variant's solution only gives subgoals: no improve phase.
+        improve: false,
         ..ctx.config.clone()
     };
     let started = std::time::Instant::now();

@@ -28,11 +28,11 @@ use super::{json_of, s, Scratch};
 ///   a minute and writes its pid next to the puzzle.
 ///
 /// `features` prints the file PUZZLE.features, or fails with exit 2;
-/// `heuristics` lists h0 and h2; `verify` runs the real solver's verifier.
+/// `heuristics` lists h0 and h2; `verify` and `improve` run the real solver.
 pub fn standin(dir: &Scratch, mode: &str) -> PathBuf {
     let script = r#"#!/bin/bash
 MODE=@MODE@
-[ "$1" = verify ] && exec "@REAL@" "$@"
+case "$1" in verify|improve) exec "@REAL@" "$@";; esac
 cmd=$1; shift
 puzzle=$1; shift
 if [ "$cmd" = features ]; then

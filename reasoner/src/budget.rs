@@ -1,0 +1,172 @@
+//! The whole run's budget (`--time-budget S`, `--position-budget N`): one
+//! clock and one position counter shared by every phase (the attempts, the
+//! final run, the improvement, and any later phase), so that the run as a
+//! whole stops within it. Each solver process gets what is left, split
+//! among the processes that run at once; what a process examined is charged
+//! when it ends. The report says how much was used and which budget, if any,
+//! ran out.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::runner::RunLimits;
+
+/// Seconds a solver is given beyond its own `--time-limit` before it is
+/// killed: it stops itself first and reports how far it got.
+const GRACE: Duration = Duration::from_secs(2);
+
+/// The run's budget and what has been used of it. Shared (`Arc`) by the
+/// phases; the position counter is atomic so concurrent attempts can charge it.
+#[derive(Debug)]
+pub struct Budget {
+    time: Option<Duration>,
+    positions: Option<u64>,
+    started: Instant,
+    used: AtomicU64,
+}
+
+impl Default for Budget {
+    /// No budget: every phase runs to its own limits.
+    fn default() -> Self {
+        Budget::new(None, None)
+    }
+}
+
+/// What the report says of the budget.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BudgetReport {
+    /// `--time-budget` in seconds, `null` when none.
+    pub time_budget_s: Option<f64>,
+    /// `--position-budget`, `null` when none.
+    pub position_budget: Option<u64>,
+    /// Wall time from the start of the run to the report.
+    pub elapsed_ms: u64,
+    /// Positions the solver processes examined, all phases together.
+    pub positions_used: u64,
+    /// `time` or `positions` when that budget ran out (later phases were
+    /// cut short or skipped), else `null`.
+    pub exhausted: Option<&'static str>,
+}
+
+impl Budget {
+    /// A budget starting now.
+    pub fn new(time: Option<Duration>, positions: Option<u64>) -> Budget {
+        Budget {
+            time,
+            positions,
+            started: Instant::now(),
+            used: AtomicU64::new(0),
+        }
+    }
+
+    /// Time left, `None` when there is no time budget.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.time.map(|t| t.saturating_sub(self.started.elapsed()))
+    }
+
+    /// Positions left, `None` when there is no position budget.
+    pub fn positions_left(&self) -> Option<u64> {
+        self.positions
+            .map(|p| p.saturating_sub(self.used.load(Ordering::Relaxed)))
+    }
+
+    /// Charges positions a finished solver process examined.
+    pub fn charge(&self, positions: u64) {
+        self.used.fetch_add(positions, Ordering::Relaxed);
+    }
+
+    /// Which budget has run out, if one has.
+    pub fn exhausted(&self) -> Option<&'static str> {
+        if self.time_left().is_some_and(|t| t.is_zero()) {
+            Some("time")
+        } else if self.positions_left() == Some(0) {
+            Some("positions")
+        } else {
+            None
+        }
+    }
+
+    /// `limits` cut to what is left, shared among `at_once` processes: the
+    /// positions split evenly, the time as a `--time-limit` for the solver
+    /// with a kill shortly after it.
+    pub fn limit(&self, limits: RunLimits, at_once: usize) -> RunLimits {
+        let share = self
+            .positions_left()
+            .map(|p| (p / at_once.max(1) as u64).max(1));
+        let max_positions = match (limits.max_positions, share) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let Some(left) = self.time_left() else {
+            return RunLimits {
+                max_positions,
+                ..limits
+            };
+        };
+        let time_limit = limits.time_limit.map_or(left, |t| t.min(left));
+        RunLimits {
+            max_positions,
+            time_limit: Some(time_limit),
+            timeout: Some(
+                limits
+                    .timeout
+                    .map_or(time_limit + GRACE, |t| t.min(time_limit + GRACE)),
+            ),
+        }
+    }
+
+    /// The report's view of the budget.
+    pub fn report(&self) -> BudgetReport {
+        BudgetReport {
+            time_budget_s: self.time.map(|t| t.as_secs_f64()),
+            position_budget: self.positions,
+            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            positions_used: self.used.load(Ordering::Relaxed),
+            exhausted: self.exhausted(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_split_and_charged() {
+        let b = Budget::new(None, Some(1000));
+        let unlimited = RunLimits::default();
+        assert_eq!(b.limit(unlimited, 4).max_positions, Some(250));
+        let capped = RunLimits {
+            max_positions: Some(100),
+            ..RunLimits::default()
+        };
+        assert_eq!(b.limit(capped, 2).max_positions, Some(100));
+        b.charge(990);
+        assert_eq!(b.positions_left(), Some(10));
+        assert_eq!(b.limit(unlimited, 4).max_positions, Some(2));
+        assert_eq!(b.exhausted(), None);
+        b.charge(20);
+        assert_eq!(
+            (b.positions_left(), b.exhausted()),
+            (Some(0), Some("positions"))
+        );
+        assert_eq!(b.report().positions_used, 1010);
+    }
+
+    #[test]
+    fn time_becomes_a_solver_limit_and_a_kill() {
+        let b = Budget::new(Some(Duration::from_secs(100)), None);
+        let l = b.limit(RunLimits::default(), 1);
+        let t = l.time_limit.unwrap();
+        assert!(t <= Duration::from_secs(100) && t > Duration::from_secs(90));
+        assert_eq!(l.timeout, Some(t + GRACE));
+        let gone = Budget::new(Some(Duration::ZERO), None);
+        assert_eq!(gone.exhausted(), Some("time"));
+        assert_eq!(
+            Budget::default().limit(RunLimits::default(), 3),
+            RunLimits::default()
+        );
+    }
+}
