@@ -678,6 +678,7 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
         weight: a.weight,
         h2,
         space_value: a.space_value,
+        pdb_memory: None,
         resting: a.resting,
         metric: a.metric,
         variant: None,

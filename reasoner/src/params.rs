@@ -11,6 +11,7 @@
 //! | `weight`      | real (`f = g + weight * h`)              | `--weight`        |
 //! | `h2`          | three reals `[A, B, C]`                  | `--h2 A,B,C`      |
 //! | `space_value` | integer cutoff, or absent for off        | `--space-value`   |
+//! | `pdb_memory`  | bytes of `pdb`'s tables, or absent for the solver's default | `--pdb-memory` |
 //!
 //! The names, defaults and valid ranges are the solver's, declared once in
 //! the vocabulary crate `sbp-protocol` (see the range table in `docs/search.md`); case bases
@@ -24,7 +25,8 @@
 //! start of each cycle): beyond the thesis's h0/h1/h2 that includes
 //! `manhattan`, which sliding-tile puzzles need. A parameter set is kept
 //! in [normal form](ParamSet::normalized): an uninformed algorithm carries
-//! the default heuristic settings, and `h2` weights are only kept with `h2`.
+//! the default heuristic settings, `h2` weights are only kept with `h2`, and
+//! `pdb_memory` only with `pdb` (and absent when it is the solver's default).
 //!
 //! # Distance
 //!
@@ -39,6 +41,9 @@
 //!   whatever its size (1 → 3 → 7 → 15 costs one unit a step). The weight
 //!   counts only when both sets are informed; the `h2` weights only when both
 //!   use `h2`.
+//! * `pdb_memory`: `|log2(a) - log2(b)|` (halving or doubling the tables'
+//!   memory costs one unit), only when both sets are informed and use `pdb`;
+//!   absent counts as the solver's default.
 //! * `space_value`: `|a - b|` (the thesis: changing the cutoff by one costs
 //!   one unit). Turning the cutoff on or off costs [`SPACE_VALUE_TOGGLE`] units.
 //! * `resting`: `off` = 0, `relaxed` = 1, `strict` = 2; the difference.
@@ -60,6 +65,9 @@ pub const SPACE_VALUE_TOGGLE: f64 = 2.0;
 
 /// Default `h2` weights (the solver's defaults).
 pub const DEFAULT_H2: [f64; 3] = ranges::H2_DEFAULT;
+
+/// The solver's `--pdb-memory` when none is given.
+pub const DEFAULT_PDB_MEMORY: u64 = ranges::PDB_MEMORY_DEFAULT;
 
 fn default_weight() -> f64 {
     sbp_protocol::SearchParams::default().weight
@@ -83,6 +91,10 @@ pub struct ParamSet {
     /// Space-value cutoff; absent (TOML) or `null` (JSON) is off.
     #[serde(default)]
     pub space_value: Option<u64>,
+    /// Bytes the `pdb` heuristic's tables may take; absent is the solver's
+    /// default (and left out when written, so other sets read as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdb_memory: Option<u64>,
     #[serde(default)]
     pub resting: Resting,
     #[serde(default)]
@@ -131,6 +143,7 @@ impl Default for ParamSet {
             weight: default_weight(),
             h2: DEFAULT_H2,
             space_value: None,
+            pdb_memory: None,
             resting: Resting::Off,
             metric: Metric::Steps,
             variant: None,
@@ -154,7 +167,15 @@ impl ParamSet {
         if !self.heuristic.takes_h2_weights() {
             self.h2 = DEFAULT_H2;
         }
+        if !self.heuristic.takes_pdb_memory() || self.pdb_memory == Some(DEFAULT_PDB_MEMORY) {
+            self.pdb_memory = None;
+        }
         self
+    }
+
+    /// The bytes `pdb`'s tables get under these settings.
+    pub fn pdb_bytes(&self) -> u64 {
+        self.pdb_memory.unwrap_or(DEFAULT_PDB_MEMORY)
     }
 
     /// Checks the values a case base or command line may get wrong against
@@ -166,6 +187,9 @@ impl ParamSet {
         }
         if let Some(v) = self.space_value {
             ranges::space_value().check(v as f64)?;
+        }
+        if let Some(m) = self.pdb_memory {
+            ranges::pdb_memory().check(m as f64)?;
         }
         Ok(())
     }
@@ -187,6 +211,9 @@ impl ParamSet {
                 for k in 0..3 {
                     d += (weight_scale(a.h2[k]) - weight_scale(b.h2[k])).abs();
                 }
+            }
+            if a.heuristic.takes_pdb_memory() && b.heuristic.takes_pdb_memory() {
+                d += ((a.pdb_bytes() as f64).log2() - (b.pdb_bytes() as f64).log2()).abs();
             }
         }
         d += match (a.space_value, b.space_value) {
@@ -220,6 +247,10 @@ impl ParamSet {
                         .collect::<Vec<_>>()
                         .join(","),
                 );
+            }
+            if let Some(m) = p.pdb_memory {
+                args.push("--pdb-memory".to_string());
+                args.push(m.to_string());
             }
         }
         if let Some(v) = p.space_value {
@@ -258,6 +289,9 @@ impl fmt::Display for ParamSet {
                     format_real(p.h2[1]),
                     format_real(p.h2[2])
                 )?;
+            }
+            if let Some(m) = p.pdb_memory {
+                write!(f, " mem{}", ranges::show_bytes(m))?;
             }
         }
         match p.space_value {
@@ -413,6 +447,29 @@ mod tests {
             ..ParamSet::default()
         };
         assert_eq!(bfs.distance(&moves), 1.0);
+    }
+
+    #[test]
+    fn pdb_memory_counts_in_doublings_and_only_with_pdb() {
+        let pdb = |m: Option<u64>| ParamSet {
+            pdb_memory: m,
+            ..astar("pdb", 1.0)
+        };
+        assert!((pdb(Some(64 << 20)).distance(&pdb(Some(256 << 20))) - 2.0).abs() < 1e-12);
+        // Absent is the solver's default (512M): three doublings from 64M.
+        assert!((pdb(Some(64 << 20)).distance(&pdb(None)) - 3.0).abs() < 1e-12);
+        assert_eq!(pdb(Some(DEFAULT_PDB_MEMORY)).normalized(), pdb(None));
+        let mut h0 = pdb(Some(64 << 20));
+        h0.heuristic = "h0".into();
+        assert_eq!(h0.clone().normalized().pdb_memory, None);
+        assert_eq!(h0.distance(&pdb(Some(64 << 20))), 1.0);
+        let p = pdb(Some(64 << 20));
+        assert_eq!(
+            p.solver_args().join(" "),
+            "--algorithm astar --heuristic pdb --weight 1 --pdb-memory 67108864 --resting off --metric steps"
+        );
+        assert_eq!(p.to_string(), "astar pdb w1 mem64M sv-off");
+        assert!(pdb(Some(1)).validate().is_err());
     }
 
     #[test]

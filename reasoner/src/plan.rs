@@ -28,7 +28,9 @@
 //! `--seed`. A draw takes a planned set at random and changes one or two of
 //! its parameters by one or two unit steps (see `params.rs` for the units;
 //! from the cutoff off, a cutoff is drawn between the bound and the bound plus
-//! `2 s^2`, `s` the number of spaces). The set is accepted only if
+//! `2 s^2`, `s` the number of spaces; a switch to the `pdb` heuristic starts
+//! its tables at [`PDB_MEMORY_START`], and a `pdb` set's memory halves or
+//! doubles). The set is accepted only if
 //! * it is not forbidden (cutoff below the known bound),
 //! * it is at least `--min-distance` (0.5) from every planned set, and
 //! * it is at most `--max-distance` (2) from some planned set.
@@ -46,6 +48,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::params::{Algorithm, Bounds, Heuristic, ParamSet, Resting};
 use crate::runner::{AttemptResult, RunStatus};
+
+/// The `--pdb-memory` of a set the proximity search switches to `pdb`: small
+/// enough that the tables build in seconds within an attempt, not minutes.
+pub const PDB_MEMORY_START: u64 = 64 << 20;
 
 /// The phase an attempt belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -288,6 +294,7 @@ impl Planner {
             Heuristic,
             Weight,
             H2,
+            PdbMemory,
             SpaceValue,
             Resting,
         }
@@ -296,6 +303,9 @@ impl Planner {
             ops.extend([Op::Heuristic, Op::Weight]);
             if p.heuristic.takes_h2_weights() {
                 ops.push(Op::H2);
+            }
+            if p.heuristic.takes_pdb_memory() {
+                ops.push(Op::PdbMemory);
             }
         }
         let step = |rng: &mut ChaCha8Rng| -> f64 {
@@ -322,6 +332,20 @@ impl Planner {
                     .collect();
                 if !others.is_empty() {
                     p.heuristic = others[self.rng.gen_range(0..others.len())].clone();
+                    if p.heuristic.takes_pdb_memory() {
+                        p.pdb_memory = Some(PDB_MEMORY_START);
+                    }
+                }
+            }
+            Op::PdbMemory => {
+                let m = p.pdb_bytes();
+                let next = if self.rng.gen_bool(0.5) {
+                    m / 2
+                } else {
+                    m.saturating_mul(2)
+                };
+                if ranges::pdb_memory().check(next as f64).is_ok() {
+                    p.pdb_memory = Some(next);
                 }
             }
             Op::Weight => {
@@ -493,6 +517,49 @@ mod tests {
             }
         }
         assert_eq!(planned.len(), 25);
+    }
+
+    #[test]
+    fn proximity_search_proposes_pdb_and_varies_its_memory() {
+        let astar = ParamSet {
+            algorithm: Algorithm::Astar,
+            ..ParamSet::default()
+        };
+        let mut names = heuristics();
+        names.push(Heuristic::from("pdb"));
+        let mut p = Planner::new(
+            5,
+            SearchConfig::default(),
+            vec![("a".into(), astar)],
+            60,
+            4,
+            3,
+        )
+        .with_heuristics(names);
+        let mut memories = Vec::new();
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in &w {
+                p.learn(a, &result(RunStatus::LimitReached, Some(3), None));
+                if a.params.heuristic.takes_pdb_memory() && a.params.algorithm.informed() {
+                    memories.push(a.params.pdb_bytes());
+                    let args = a.params.solver_args().join(" ");
+                    assert!(args.contains("--heuristic pdb"), "{args}");
+                }
+            }
+        }
+        assert!(memories.contains(&PDB_MEMORY_START), "{memories:?}");
+        assert!(
+            memories.iter().any(|&m| m != PDB_MEMORY_START),
+            "the memory never changed: {memories:?}"
+        );
+        assert!(
+            memories.iter().all(|&m| m.is_power_of_two()),
+            "{memories:?}"
+        );
     }
 
     #[test]

@@ -329,6 +329,33 @@ mod tests {
     }
 
     #[test]
+    fn a_pdb_case_round_trips_with_its_memory() {
+        let mut cb = CaseBase::new();
+        let mut pdb = case("pdb");
+        pdb.params = ParamSet {
+            algorithm: crate::params::Algorithm::Astar,
+            heuristic: "pdb".into(),
+            pdb_memory: Some(64 << 20),
+            ..ParamSet::default()
+        };
+        cb.upsert(pdb.clone());
+        let text = cb.to_toml();
+        assert!(text.contains("heuristic = \"pdb\""), "{text}");
+        assert!(text.contains("pdb_memory = 67108864"), "{text}");
+        let back = CaseBase::parse(&text, Path::new("x.toml")).unwrap();
+        assert_eq!(back, cb);
+        let params = &back.cases[0].params;
+        assert_eq!(
+            params.solver_args()[..6].join(" "),
+            "--algorithm astar --heuristic pdb --weight 1"
+        );
+        assert!(params
+            .solver_args()
+            .join(" ")
+            .contains("--pdb-memory 67108864"));
+    }
+
+    #[test]
     fn round_trips_through_toml() {
         let mut cb = CaseBase::new();
         cb.upsert(case("a"));

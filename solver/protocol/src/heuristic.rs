@@ -14,6 +14,10 @@ pub const DEFAULT_HEURISTIC: &str = "h0";
 /// The heuristic whose three weights are the `h2` parameter (`--h2 A,B,C`).
 pub const H2_HEURISTIC: &str = "h2";
 
+/// The pattern-database heuristic, whose tables' memory is the `pdb_memory`
+/// parameter (`--pdb-memory BYTES`).
+pub const PDB_HEURISTIC: &str = "pdb";
+
 /// The name of a registered heuristic, as on the command line, in the JSON
 /// and in case bases.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -32,6 +36,11 @@ impl Heuristic {
     /// Whether this is the heuristic that takes the `h2` weights.
     pub fn takes_h2_weights(&self) -> bool {
         self.0 == H2_HEURISTIC
+    }
+
+    /// Whether this is the heuristic that takes `--pdb-memory`.
+    pub fn takes_pdb_memory(&self) -> bool {
+        self.0 == PDB_HEURISTIC
     }
 }
 

@@ -348,6 +348,11 @@ pub fn space_value() -> &'static NumericFlag {
     numeric_flag("solve", "space-value")
 }
 
+/// The bytes all pattern databases may take together.
+pub fn pdb_memory() -> &'static NumericFlag {
+    numeric_flag("solve", "pdb-memory")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,15 +26,16 @@ use crate::params::{Metric, SearchParams};
 use abstraction::Abstraction;
 use tiles::additive::TileDatabases;
 
-/// The registration of pdb (see [`super::REGISTRY`]). Not offered to the
-/// reasoner's proximity search yet: its tables' build time and disk cache are
-/// outside the attempts' limits (issue 13 follow-up).
+/// The registration of pdb (see [`super::REGISTRY`]). Offered to the
+/// reasoner's proximity search, which also varies `--pdb-memory`; a table's
+/// build counts against an attempt's time, and the disk cache lets later
+/// attempts on the same puzzle read it instead.
 pub const SPEC: Spec = Spec {
-    name: "pdb",
+    name: sbp_protocol::heuristic::PDB_HEURISTIC,
     doc: "Pattern databases (--pdb, --pdb-memory, --pdb-cache).",
     admissible: true,
     options: &["pdb", "pdb-memory", "pdb-cache"],
-    proximity: false,
+    proximity: true,
     build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params).into_heuristic(),
 };
 
