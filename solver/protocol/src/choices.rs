@@ -77,13 +77,16 @@ choices! {
         Bidir = "bidir",
         /// Depth-first iterative deepening: IDA* with a zero heuristic.
         Dfid = "dfid",
+        /// Near-optimal bidirectional heuristic search (the goal must fix
+        /// every block; the heuristic is also built toward the start).
+        Nbs = "nbs",
     }
 }
 
 impl Algorithm {
     /// Whether the algorithm uses a heuristic (and its weight).
     pub fn informed(self) -> bool {
-        matches!(self, Algorithm::Astar | Algorithm::Ida)
+        matches!(self, Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs)
     }
 }
 
@@ -146,7 +149,7 @@ mod tests {
         let err = "dfs".parse::<Algorithm>().unwrap_err();
         assert_eq!(
             err,
-            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid"
+            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs"
         );
     }
 }

@@ -16,10 +16,14 @@ pub enum SearchError {
     OutOfRange(String),
     /// The heuristic cannot be built for this puzzle (the message says why).
     Heuristic(String),
-    /// Bidirectional search with these prunings, which make moves one-way.
-    BidirOneWay(Vec<String>),
-    /// Bidirectional search on a goal that leaves some block free.
-    BidirNeedsFixedGoal,
+    /// Bidirectional search (`bidir` or `nbs`, named first) with these
+    /// prunings, which make moves one-way.
+    BidirOneWay(&'static str, Vec<String>),
+    /// Bidirectional search (`bidir` or `nbs`) on a goal that leaves some
+    /// block free.
+    BidirNeedsFixedGoal(&'static str),
+    /// NBS with a setting that would lose its optimality (the message says which).
+    NbsSetting(String),
     /// The puzzle's position keys are wider than the visited set stores.
     KeyTooWide { bits: u32, max: u32 },
     /// `--spill` with settings it cannot serve (the message says which).
@@ -47,17 +51,18 @@ impl fmt::Display for SearchError {
             SearchError::OutOfRange(message)
             | SearchError::Heuristic(message)
             | SearchError::SpillUnsupported(message)
-            | SearchError::Spill(message) => {
+            | SearchError::Spill(message)
+            | SearchError::NbsSetting(message) => {
                 write!(f, "{message}")
             }
-            SearchError::BidirOneWay(names) => write!(
+            SearchError::BidirOneWay(algorithm, names) => write!(
                 f,
-                "--algorithm bidir needs a symmetric search graph, which these prunings make one-way: {}; drop them or use another algorithm",
+                "--algorithm {algorithm} needs a symmetric search graph, which these prunings make one-way: {}; drop them or use another algorithm",
                 names.join(", ")
             ),
-            SearchError::BidirNeedsFixedGoal => write!(
+            SearchError::BidirNeedsFixedGoal(algorithm) => write!(
                 f,
-                "--algorithm bidir needs a goal that fixes every block (like the 15-puzzle's)"
+                "--algorithm {algorithm} needs a goal that fixes every block (like the 15-puzzle's): use --algorithm astar for this puzzle"
             ),
             SearchError::KeyTooWide { bits, max } => write!(
                 f,

@@ -10,6 +10,7 @@ pub mod bidir;
 pub mod count;
 mod error;
 mod ida;
+mod nbs;
 pub mod path;
 mod progress;
 pub mod run;
@@ -173,6 +174,7 @@ impl<'a> Engine<'a> {
             Algorithm::Astar => astar::search(self, start),
             Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),
             Algorithm::Bidir => bidir::search(self, start),
+            Algorithm::Nbs => nbs::search(self, start),
         }
     }
 

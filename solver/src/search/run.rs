@@ -92,19 +92,42 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, Se
 }
 
 /// Refuses bidirectional search where it cannot work: with a pruning that
-/// makes the graph one-way, or a goal that does not fix every block.
+/// makes the graph one-way, or a goal that does not fix every block; and NBS
+/// where it would not be optimal (a weight, an inadmissible heuristic).
 fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError> {
-    if params.algorithm != Algorithm::Bidir {
+    if !matches!(params.algorithm, Algorithm::Bidir | Algorithm::Nbs) {
         return Ok(());
     }
+    let name = params.algorithm.name();
     let one_way = engine.prunings.directed_names();
     if !one_way.is_empty() {
         return Err(SearchError::BidirOneWay(
+            name,
             one_way.iter().map(|n| n.to_string()).collect(),
         ));
     }
     if super::bidir::goal_state(engine).is_none() {
-        return Err(SearchError::BidirNeedsFixedGoal);
+        return Err(SearchError::BidirNeedsFixedGoal(name));
+    }
+    if params.algorithm == Algorithm::Nbs {
+        if params.weight != 1.0 {
+            return Err(SearchError::NbsSetting(format!(
+                "--algorithm nbs is optimal and takes no --weight (got {}): drop it, or use --algorithm astar for a weighted search",
+                params.weight
+            )));
+        }
+        if crate::heuristics::lookup(&params.heuristic).is_some_and(|s| !s.admissible) {
+            let admissible: Vec<&str> = crate::heuristics::REGISTRY
+                .iter()
+                .filter(|s| s.admissible)
+                .map(|s| s.name)
+                .collect();
+            return Err(SearchError::NbsSetting(format!(
+                "--algorithm nbs needs an admissible heuristic, and {} may overestimate: use one of {}",
+                params.heuristic,
+                admissible.join(", ")
+            )));
+        }
     }
     Ok(())
 }
