@@ -16,11 +16,12 @@ use crate::store::{append_key, read_key, Insert, VisitedSet};
 /// Open list: buckets of byte-packed `(key, g)` records, one per f value
 /// present. A sorted map, not an array indexed by f: a large `--weight`
 /// spreads f values far apart, and an array would be as long as the largest.
-struct Buckets {
+/// NBS keeps its waiting (by f) and ready (by g) queues in them too.
+pub(super) struct Buckets {
     key_bytes: usize,
     record: usize,
     buckets: BTreeMap<usize, Vec<u8>>,
-    bytes: usize,
+    pub(super) bytes: usize,
 }
 
 /// What the map spends on one bucket besides the records (key, vector and
@@ -28,7 +29,7 @@ struct Buckets {
 const BUCKET_OVERHEAD: usize = 64;
 
 impl Buckets {
-    fn new(key_bits: u32) -> Buckets {
+    pub(super) fn new(key_bits: u32) -> Buckets {
         let key_bytes = (key_bits as usize).div_ceil(8).max(1);
         Buckets {
             key_bytes,
@@ -38,7 +39,7 @@ impl Buckets {
         }
     }
 
-    fn push(&mut self, f: usize, key: &[u64], g: u32) {
+    pub(super) fn push(&mut self, f: usize, key: &[u64], g: u32) {
         let b = match self.buckets.entry(f) {
             Entry::Occupied(o) => o.into_mut(),
             Entry::Vacant(v) => {
@@ -52,8 +53,13 @@ impl Buckets {
         self.bytes = self.bytes + b.capacity() - before;
     }
 
+    /// The lowest f present.
+    pub(super) fn min(&self) -> Option<usize> {
+        self.buckets.first_key_value().map(|(&f, _)| f)
+    }
+
     /// Pops a record with the lowest f: `(f, g)`, key written into `key`.
-    fn pop(&mut self, key: &mut [u64]) -> Option<(usize, u32)> {
+    pub(super) fn pop(&mut self, key: &mut [u64]) -> Option<(usize, u32)> {
         let mut lowest = self.buckets.first_entry()?;
         let f = *lowest.key();
         let b = lowest.get_mut();

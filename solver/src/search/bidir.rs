@@ -4,7 +4,7 @@
 //! to the other, the layer is finished and the shortest meeting wins. Needs a
 //! symmetric search graph (no move-dependent prunings).
 
-use super::path::{walk_back, Recorded};
+use super::path::{join, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::moves::State;
@@ -58,21 +58,6 @@ fn new_side(e: &mut Engine, root: &State, key: &mut [u64]) -> Side {
         next: KeyQueue::new(bits),
         depth: 0,
         root: root.clone(),
-    }
-}
-
-/// The path from the start to the goal through `meet`, a position both sides
-/// reached: the forward side's path to it, then the backward side's reversed.
-fn join_at(e: &mut Engine, sides: &[Side], meet: &State) -> Ending {
-    let forward = walk_back(e, &sides[0].set, &sides[0].root, meet, Recorded::Depth);
-    let backward = walk_back(e, &sides[1].set, &sides[1].root, meet, Recorded::Depth);
-    match (forward, backward) {
-        (Some(mut path), Some(mut back)) => {
-            back.reverse();
-            path.extend(back.into_iter().skip(1));
-            Ending::Found(path)
-        }
-        _ => Ending::Exhausted,
     }
 }
 
@@ -137,7 +122,10 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             }
         }
         if let Some((_, meet)) = meeting {
-            break join_at(e, &sides, &meet);
+            let forward = (&sides[0].set, &sides[0].root);
+            let backward = (&sides[1].set, &sides[1].root);
+            let path = join(e, forward, backward, &meet, Recorded::Depth);
+            break path.map_or(Ending::Exhausted, Ending::Found);
         }
         let side = &mut sides[s];
         std::mem::swap(&mut side.current, &mut side.next);

@@ -25,17 +25,16 @@
 //! rises to the next f or g sum. Records are (key, g); one whose g is no
 //! longer its position's best is stale and skipped.
 
-use std::collections::btree_map::{BTreeMap, Entry};
-
+use super::astar::Buckets;
 use super::bidir::goal_state;
-use super::path::{walk_back, Recorded};
+use super::path::{join, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::geometry::Geometry;
 use crate::heuristics::{self, Heuristic};
 use crate::model::{Goal, GoalRequirement, Puzzle};
 use crate::moves::{Move, State};
-use crate::store::{append_key, read_key, Insert, VisitedSet};
+use crate::store::{Insert, VisitedSet};
 
 /// Buffers reused by every expansion (no allocation per position).
 struct Scratch {
@@ -45,59 +44,14 @@ struct Scratch {
     state: State,
 }
 
-/// Records `(key, g)` in buckets by an integer priority, lowest first.
-struct Queue {
-    key_bytes: usize,
-    buckets: BTreeMap<u32, Vec<u8>>,
-    bytes: usize,
-}
-
-impl Queue {
-    fn new(key_bytes: usize) -> Queue {
-        Queue {
-            key_bytes,
-            buckets: BTreeMap::new(),
-            bytes: 0,
-        }
-    }
-
-    fn push(&mut self, priority: u32, key: &[u64], g: u32) {
-        let bucket = match self.buckets.entry(priority) {
-            Entry::Occupied(o) => o.into_mut(),
-            Entry::Vacant(v) => v.insert(Vec::new()),
-        };
-        let before = bucket.capacity();
-        append_key(bucket, key, self.key_bytes);
-        bucket.extend_from_slice(&g.to_le_bytes());
-        self.bytes = self.bytes + bucket.capacity() - before;
-    }
-
-    fn min(&self) -> Option<u32> {
-        self.buckets.first_key_value().map(|(&p, _)| p)
-    }
-
-    /// Pops a record of the lowest priority: its g, the key into `key`.
-    fn pop(&mut self, key: &mut [u64]) -> Option<u32> {
-        let mut lowest = self.buckets.first_entry()?;
-        let bucket = lowest.get_mut();
-        let start = bucket.len() - self.key_bytes - 4;
-        read_key(&bucket[start..start + self.key_bytes], key);
-        let g = u32::from_le_bytes(bucket[start + self.key_bytes..].try_into().ok()?);
-        bucket.truncate(start);
-        if bucket.is_empty() {
-            self.bytes -= bucket.capacity();
-            lowest.remove();
-        }
-        Some(g)
-    }
-}
-
 /// One direction of the search.
 struct Side {
     /// Best known g per position reached.
     set: VisitedSet,
-    waiting: Queue,
-    ready: Queue,
+    /// Open records by f.
+    waiting: Buckets,
+    /// Open records with `f <= CLB`, by g.
+    ready: Buckets,
     heuristic: Box<dyn Heuristic>,
     root: State,
 }
@@ -105,18 +59,17 @@ struct Side {
 impl Side {
     fn new(e: &mut Engine, root: &State, heuristic: Box<dyn Heuristic>, key: &mut [u64]) -> Side {
         let bits = e.encoding.key_bits();
-        let key_bytes = (bits as usize).div_ceil(8).max(1);
         let mut side = Side {
             set: VisitedSet::new(bits, Recorded::Cost.bits()),
-            waiting: Queue::new(key_bytes),
-            ready: Queue::new(key_bytes),
+            waiting: Buckets::new(bits),
+            ready: Buckets::new(bits),
             heuristic,
             root: root.clone(),
         };
         e.encoding.encode(root, key);
         side.set.insert(key, 0);
         let h = side.heuristic.estimate(root);
-        side.waiting.push(h, key, 0);
+        side.waiting.push(h as usize, key, 0);
         side
     }
 
@@ -127,9 +80,9 @@ impl Side {
 
     /// Moves the waiting records with `f <= clb` to the ready queue.
     fn ready_up_to(&mut self, clb: u32, key: &mut [u64]) {
-        while self.waiting.min().is_some_and(|f| f <= clb) {
-            if let Some(g) = self.waiting.pop(key) {
-                self.ready.push(g, key, g);
+        while self.waiting.min().is_some_and(|f| f <= clb as usize) {
+            if let Some((_, g)) = self.waiting.pop(key) {
+                self.ready.push(g as usize, key, g);
             }
         }
     }
@@ -199,7 +152,7 @@ fn expand_pairs(e: &mut Engine, sides: &mut [Side; 2]) -> Ending {
             break;
         }
         for s in 0..2 {
-            let Some(g) = sides[s].ready.pop(&mut scratch.key) else {
+            let Some((_, g)) = sides[s].ready.pop(&mut scratch.key) else {
                 continue;
             };
             if sides[s].set.get(&scratch.key) != Some(g as u64) {
@@ -220,10 +173,12 @@ fn expand_pairs(e: &mut Engine, sides: &mut [Side; 2]) -> Ending {
             }
         }
     }
-    match best {
-        Some((_, meet)) => join_at(e, sides, &meet),
-        None => Ending::Exhausted,
-    }
+    let Some((_, meet)) = best else {
+        return Ending::Exhausted;
+    };
+    let forward = (&sides[0].set, &sides[0].root);
+    let backward = (&sides[1].set, &sides[1].root);
+    join(e, forward, backward, &meet, Recorded::Cost).map_or(Ending::Exhausted, Ending::Found)
 }
 
 /// Finds the next pair: raises `clb` until the two ready positions of
@@ -235,6 +190,7 @@ fn choose_pair(sides: &mut [Side; 2], clb: &mut u32, key: &mut [u64]) -> bool {
             side.ready_up_to(*clb, key);
         }
         let ready = sides[0].ready.min().zip(sides[1].ready.min());
+        let ready = ready.map(|(gf, gb)| (gf as u32, gb as u32));
         if let Some((gf, gb)) = ready {
             if gf + gb <= *clb {
                 return true;
@@ -245,8 +201,8 @@ fn choose_pair(sides: &mut [Side; 2], clb: &mut u32, key: &mut [u64]) -> bool {
             return false;
         }
         let Some(next) = [
-            sides[0].waiting.min(),
-            sides[1].waiting.min(),
+            sides[0].waiting.min().map(|f| f as u32),
+            sides[1].waiting.min().map(|f| f as u32),
             ready.map(|(gf, gb)| gf + gb),
         ]
         .into_iter()
@@ -301,25 +257,10 @@ fn expand(
                     }
                 }
                 let f = g2 + sides[s].heuristic.estimate(state);
-                sides[s].waiting.push(f, successor, g2);
+                sides[s].waiting.push(f as usize, successor, g2);
             }
         }
         e.moves.undo(state, m);
     }
     true
-}
-
-/// The path from the start to the goal through `meet`: the forward side's
-/// path to it, then the backward side's reversed.
-fn join_at(e: &mut Engine, sides: &[Side; 2], meet: &State) -> Ending {
-    let forward = walk_back(e, &sides[0].set, &sides[0].root, meet, Recorded::Cost);
-    let backward = walk_back(e, &sides[1].set, &sides[1].root, meet, Recorded::Cost);
-    match (forward, backward) {
-        (Some(mut path), Some(mut back)) => {
-            back.reverse();
-            path.extend(back.into_iter().skip(1));
-            Ending::Found(path)
-        }
-        _ => Ending::Exhausted,
-    }
 }

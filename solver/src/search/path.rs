@@ -104,6 +104,24 @@ pub fn walk_back(
     Some(path)
 }
 
+/// The path from the start to the goal through `meet`, a position both
+/// sides of a bidirectional search reached: the forward side's path to it
+/// (walked back through its set to its root, the start), then the backward
+/// side's reversed. `None` only if a set does not hold such a path (a bug).
+pub fn join(
+    e: &mut Engine,
+    forward: (&VisitedSet, &State),
+    backward: (&VisitedSet, &State),
+    meet: &State,
+    recorded: Recorded,
+) -> Option<Vec<State>> {
+    let mut path = walk_back(e, forward.0, forward.1, meet, recorded)?;
+    let mut back = walk_back(e, backward.0, backward.1, meet, recorded)?;
+    back.reverse();
+    path.extend(back.into_iter().skip(1));
+    Some(path)
+}
+
 /// True when the search, expanding `from`, would keep the move to `to`.
 fn forward_edge(e: &mut Engine, from: &State, to: &State) -> bool {
     let words = e.key_words();
