@@ -55,11 +55,15 @@ def run(puzzle, metric, args, timeout):
 
 
 def build(puzzle, metric, a):
-    """Builds (or finds) the tables: wall seconds and `pdb info`'s table lines."""
+    """Builds (or finds) the tables: wall seconds and `pdb info`'s table lines
+    (None when the build did not finish within --run-timeout)."""
     started = time.time()
-    out = subprocess.run([SOLVER, "pdb", "build", puzzle, "--metric", metric,
-                          "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache],
-                         capture_output=True, text=True, cwd=ROOT, timeout=a.run_timeout)
+    try:
+        out = subprocess.run([SOLVER, "pdb", "build", puzzle, "--metric", metric,
+                              "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache],
+                             capture_output=True, text=True, cwd=ROOT, timeout=a.run_timeout)
+    except subprocess.TimeoutExpired:
+        return time.time() - started, None
     seconds = time.time() - started
     tables = [l.strip() for l in out.stdout.splitlines() if l.strip().startswith("group")]
     return seconds, tables
@@ -73,15 +77,22 @@ def level_row(puzzle, metric, a):
         row["h0"] = run(puzzle, metric, ["--algorithm", "astar", "--heuristic", "h0"],
                         a.run_timeout)
         row["build_s"], row["tables"] = build(puzzle, metric, a)
-        row["pdb"] = run(puzzle, metric, ["--algorithm", "astar", "--heuristic", "pdb",
-                                          "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache],
-                         a.run_timeout)
+        pdb = ["--algorithm", "astar", "--heuristic", "pdb", "--pdb-memory", a.pdb_memory,
+               "--pdb-cache", a.cache]
+        row["pdb"] = run(puzzle, metric, pdb, a.run_timeout) if row["tables"] is not None else None
     print(f"{puzzle} {metric}: {row}", file=sys.stderr)
     return row
 
 
 def cell(x, i):
     return "-" if not x else f"{x[i]:,}"
+
+
+def build_cell(r):
+    """The build's wall seconds, or that it did not finish in time."""
+    if r.get("tables") is None:
+        return f"over {r.get('build_s', 0):.0f}"
+    return f"{r['build_s']:.0f}"
 
 
 def section(a, redraw=False):
@@ -92,17 +103,21 @@ def section(a, redraw=False):
         levels = a.levels.split(",") if a.levels else gnome_levels()
         levels = [p if "/" in p else os.path.join("puzzles", "klotski", p.removesuffix(".txt") + ".txt")
                   for p in levels]
-        rows = [level_row(p, m, a) for m in a.metrics.split(",") for p in levels]
         # Rows of levels and metrics not rerun are kept from the last run with
-        # the same settings, so a narrowed run (--levels, --metrics) adds to it.
+        # the same settings, so a narrowed run (--levels, --metrics) adds to
+        # it; each new row is saved at once, so an interrupted run keeps them.
         old = json.load(open(SAVED)) if os.path.exists(SAVED) else {}
-        if (old.get("pdb_memory"), old.get("bfs_positions")) == (a.pdb_memory, a.bfs_positions):
-            rerun = {(r["puzzle"], r["metric"]) for r in rows}
-            rows = [r for r in old["rows"] if (r["puzzle"], r["metric"]) not in rerun] + rows
-        rows.sort(key=lambda r: (r["metric"] != "steps", r["puzzle"]))
-        saved = {"pdb_memory": a.pdb_memory, "bfs_positions": a.bfs_positions, "rows": rows}
-        with open(SAVED, "w") as f:
-            json.dump(saved, f)
+        same = (old.get("pdb_memory"), old.get("bfs_positions")) == (a.pdb_memory, a.bfs_positions)
+        saved = {"pdb_memory": a.pdb_memory, "bfs_positions": a.bfs_positions,
+                 "rows": old["rows"] if same else []}
+        for m in a.metrics.split(","):
+            for p in levels:
+                row = level_row(p, m, a)
+                saved["rows"] = [r for r in saved["rows"]
+                                 if (r["puzzle"], r["metric"]) != (p, m)] + [row]
+                saved["rows"].sort(key=lambda r: (r["metric"] != "steps", r["puzzle"]))
+                with open(SAVED, "w") as f:
+                    json.dump(saved, f)
     return table(saved)
 
 
@@ -122,7 +137,7 @@ def table(saved):
         ratio = f"{r['bfs'][1] / p[1]:.1f}" if p else "-"
         md.append(f"| {os.path.basename(r['puzzle'])[:-4]} | {r['metric']} | {r['bfs'][0]} "
                   f"| {cell(r['bfs'], 1)} | {cell(r.get('h0'), 1)} | {cell(p, 1)} | {cell(p, 0)} "
-                  f"| {ratio} | {r.get('build_s', 0):.0f} |")
+                  f"| {ratio} | {build_cell(r)} |")
     return md + ["", "### Closing note (block puzzles)", ""] + closing_note(saved)
 
 

@@ -1,6 +1,7 @@
 //! End-to-end tests of `--heuristic pdb`, `solver pdb build|info` and
 //! `--algorithm dfid`: A* and IDA* with pattern databases return the BFS
-//! optimum (solutions replayed by `solver verify`), a cached table is reused
+//! optimum (solutions replayed by `solver verify`), also on a puzzle with
+//! doors and sliders, a cached table is reused
 //! and a changed puzzle rebuilds it, table bytes count in `--max-memory`,
 //! and bad `--pdb` settings exit 2 with what to change.
 
@@ -97,6 +98,45 @@ fn astar_and_ida_with_pdb_return_the_bfs_optimum() {
                 );
             }
         }
+    }
+}
+
+/// A 5x4 board with a door the master leaves through, interchangeable 1x1
+/// blocks and one slider per axis (the library's admissibility test checks
+/// every one of its 32,032 positions).
+const DOORS_AND_SLIDERS: &str = "!\n@ 1,0\na\nv | 0,1\nh = 1,0\n!\n\
+#######\n#@@ v #\n#a  v #\n#hh a #\n#.  a -\n#######\n!\n\
+#######\n#.....#\n#.....#\n#.....#\n#....@@\n#######\n!\n";
+
+#[test]
+fn astar_with_pdb_returns_the_bfs_optimum_with_doors_and_sliders() {
+    let dir = folder("doors");
+    let puzzle = dir.join("doors.txt");
+    std::fs::write(&puzzle, DOORS_AND_SLIDERS).unwrap();
+    let puzzle = puzzle.to_str().unwrap();
+    let cache = dir.join("cache");
+    let cache = cache.to_str().unwrap();
+    for metric in ["steps", "moves"] {
+        let (optimum, bfs_examined) = bfs_optimum(puzzle, metric);
+        // The master kept with each slider: the master-split index.
+        let extra = [
+            "--algorithm",
+            "astar",
+            "--heuristic",
+            "pdb",
+            "--metric",
+            metric,
+            "--pdb",
+            "v,h",
+            "--pdb-cache",
+            cache,
+        ];
+        let r = solve_verified(puzzle, &extra, metric, optimum);
+        let examined = r["positions_examined"].as_u64().unwrap();
+        assert!(
+            examined < bfs_examined,
+            "{metric}: A* pdb examined {examined}, BFS {bfs_examined}"
+        );
     }
 }
 
