@@ -157,6 +157,12 @@ def closing_note(saved):
             f"{'every one with' if same else 'NOT every one with'} BFS's optimum; median "
             f"BFS / A* pdb positions {statistics.median(ratios):.0f}x (least "
             f"{min(ratios):.1f}x); table builds {min(builds):.0f}-{max(builds):.0f} s wall.")
+    for metric in sorted({r["metric"] for r in saved["rows"]}):
+        run_here = {r["puzzle"] for r in saved["rows"] if r["metric"] == metric}
+        missing = [os.path.basename(p)[:-4] for p in gnome_levels() if p not in run_here]
+        if missing:
+            lines.append(f"- {metric}: not run (left out with --levels, e.g. for machine time): "
+                         + ", ".join(missing) + ".")
     lines += [
         "- Why so few positions: an abstraction that keeps a single master is indexed by "
         "the master's anchor, then the other blocks' rank over the cells they may take "
