@@ -123,6 +123,10 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
                 _ => "-".to_string(),
             };
             let mut outcome = a.result.status.name().to_string();
+            if a.phase == Phase::Variant {
+                // The variant's own result, not the puzzle's.
+                outcome = format!("variant {outcome}");
+            }
             if let Some(s) = a.result.steps {
                 outcome.push_str(&format!(" ({s} steps)"));
             }
