@@ -13,9 +13,12 @@ use serde::Serialize;
 
 use crate::runner::RunLimits;
 
-/// Seconds a solver is given beyond its own `--time-limit` before it is
-/// killed: it stops itself first and reports how far it got.
-const GRACE: Duration = Duration::from_secs(2);
+/// Share of the time left a solver is asked to stop by (`--time-limit`);
+/// it is killed when the time is up. The rest is room for a solver that
+/// overruns its own limit (a table growing on a loaded machine takes
+/// seconds), so that it stops itself and reports how far it got, and the
+/// run still ends within its budget.
+const OWN_LIMIT_SHARE: f64 = 0.9;
 
 /// The run's budget and what has been used of it. Shared (`Arc`) by the
 /// phases; the position counter is atomic so concurrent attempts can charge it.
@@ -89,8 +92,8 @@ impl Budget {
     }
 
     /// `limits` cut to what is left, shared among `at_once` processes: the
-    /// positions split evenly, the time as a `--time-limit` for the solver
-    /// with a kill shortly after it.
+    /// positions split evenly, the time as a kill when it is up and, a
+    /// little before, a `--time-limit` for the solver.
     pub fn limit(&self, limits: RunLimits, at_once: usize) -> RunLimits {
         let share = self
             .positions_left()
@@ -105,15 +108,11 @@ impl Budget {
                 ..limits
             };
         };
-        let time_limit = limits.time_limit.map_or(left, |t| t.min(left));
+        let own = left.mul_f64(OWN_LIMIT_SHARE);
         RunLimits {
             max_positions,
-            time_limit: Some(time_limit),
-            timeout: Some(
-                limits
-                    .timeout
-                    .map_or(time_limit + GRACE, |t| t.min(time_limit + GRACE)),
-            ),
+            time_limit: Some(limits.time_limit.map_or(own, |t| t.min(own))),
+            timeout: Some(limits.timeout.map_or(left, |t| t.min(left))),
         }
     }
 
@@ -159,9 +158,9 @@ mod tests {
     fn time_becomes_a_solver_limit_and_a_kill() {
         let b = Budget::new(Some(Duration::from_secs(100)), None);
         let l = b.limit(RunLimits::default(), 1);
-        let t = l.time_limit.unwrap();
-        assert!(t <= Duration::from_secs(100) && t > Duration::from_secs(90));
-        assert_eq!(l.timeout, Some(t + GRACE));
+        let (t, kill) = (l.time_limit.unwrap(), l.timeout.unwrap());
+        assert!(kill <= Duration::from_secs(100) && kill > Duration::from_secs(99));
+        assert!(t < kill && t > kill.mul_f64(0.89), "{t:?} {kill:?}");
         let gone = Budget::new(Some(Duration::ZERO), None);
         assert_eq!(gone.exhausted(), Some("time"));
         assert_eq!(

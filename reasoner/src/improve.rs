@@ -105,12 +105,13 @@ async fn shorten(
         input.display().to_string(),
         "--json".to_string(),
         "--time-limit".to_string(),
-        format!("{seconds:.3}"),
+        format!("{:.3}", seconds * 0.9),
     ];
     if let Some(p) = budget.positions_left() {
         line.extend(["--max-total".to_string(), p.max(1).to_string()]);
     }
-    let kill = Duration::from_secs_f64(seconds + 5.0);
+    // Asked to stop a little before the time is up, killed when it is.
+    let kill = Duration::from_secs_f64(seconds);
     let run = runner.run(&line, Some(kill)).await;
     let _ = std::fs::remove_file(&input);
     let done = match run {
