@@ -9,7 +9,7 @@ use std::process::Output;
 use end_to_end::picture::{
     add_shape, attribute, cell_of_translate, grid_cells, group_tags, show_grids, Cells,
 };
-use end_to_end::{run_solver as solver, workspace_root};
+use end_to_end::{dev_puzzles, run_solver as solver, workspace_root};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
@@ -231,7 +231,9 @@ fn bad_render_requests_exit_2_and_say_what_to_do() {
     let sol = temp("bad.sol");
     std::fs::write(&sol, "@ 1,1 U\n").unwrap();
     let sol = sol.to_str().unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let korf = dev_puzzles().join("korf_first10.txt");
+    let korf = korf.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
         (&["render", CLASSIC, "-o", "x.html"], "--solution FILE"),
         (&["render", CLASSIC, "-o", "x.bmp"], ".svg or .png"),
         (&["render", CLASSIC, "--solution", sol], "not legal: move 1"),
@@ -239,6 +241,10 @@ fn bad_render_requests_exit_2_and_say_what_to_do() {
         (
             &["render", CLASSIC, "-o", "/nonexistent-dir/x.svg"],
             "cannot write",
+        ),
+        (
+            &["render", korf, "--from", "tiles"],
+            "say which one the picture is for with --index N",
         ),
     ];
     for (args, expected) in cases {

@@ -52,7 +52,12 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
         check_writable(file).map_err(|m| Failure::input(format!("--output {file}: {m}")))?;
     }
     let file = &args.input.puzzle;
-    let puzzle = &one_puzzle(args.input.load_with_goals()?, args.index, file)?;
+    let puzzle = &one_puzzle(
+        args.input.load_with_goals()?,
+        args.index,
+        file,
+        "the solution",
+    )?;
     let text = read_solution(&args.solution, file)?;
     let moves =
         solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;

@@ -32,8 +32,7 @@ pub struct RenderArgs {
 
 pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
-    let puzzle = one_puzzle(args.input.load()?, args.index, file)
-        .map_err(|f| Failure::input(f.message.replace("the solution is", "the picture is")))?;
+    let puzzle = one_puzzle(args.input.load()?, args.index, file, "the picture")?;
     let moves = match &args.solution {
         Some(path) => {
             let text = read_solution(path, file)?;

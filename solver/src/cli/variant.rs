@@ -55,7 +55,7 @@ fn parse_cell(s: &str) -> Result<(usize, usize), String> {
 
 pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
-    let puzzle = one_puzzle(args.input.load()?, args.index, file)?;
+    let puzzle = one_puzzle(args.input.load()?, args.index, file, "the variant")?;
     if args.rank {
         return print_rank(&obstruction::rank(&puzzle), args.json);
     }

@@ -61,16 +61,18 @@ pub(super) fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Fai
         .map_err(|e| Failure::input(e.to_string()))
 }
 
-/// The one puzzle a solution is for: the file's only puzzle, or `--index N`.
+/// The one puzzle `what` (e.g. "the solution") is for: the file's only
+/// puzzle, or `--index N`.
 pub(super) fn one_puzzle(
     puzzles: Vec<Puzzle>,
     index: Option<usize>,
     file: &str,
+    what: &str,
 ) -> Result<Puzzle, Failure> {
     let mut puzzles = select(puzzles, index, file)?;
     if puzzles.len() > 1 {
         return Err(Failure::input(format!(
-            "{file} holds {} puzzles: say which one the solution is for with --index N",
+            "{file} holds {} puzzles: say which one {what} is for with --index N",
             puzzles.len()
         )));
     }
@@ -79,7 +81,12 @@ pub(super) fn one_puzzle(
 
 pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
-    let puzzle = &one_puzzle(args.input.load_with_goals()?, args.index, file)?;
+    let puzzle = &one_puzzle(
+        args.input.load_with_goals()?,
+        args.index,
+        file,
+        "the solution",
+    )?;
     let text = read_solution(&args.solution, file)?;
     let moves =
         solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;
