@@ -415,3 +415,43 @@ fn manhattan_with_modified_linear_conflict_stays_admissible() {
         );
     }
 }
+
+#[test]
+fn bench_measures_the_encodings_named_as_for_encoding() {
+    let out = solver(&[
+        "bench",
+        "puzzles/klotski/classic.txt",
+        "--encodings",
+        "packed,rank",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .skip(2)
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    // One row per encoding, in the order asked, each counting all 25,955.
+    assert_eq!(rows.len(), 2, "{table}");
+    assert_eq!((rows[0][3], rows[1][3]), ("packed", "rank"), "{table}");
+    assert!(rows.iter().all(|r| r[2] == "25955"), "{table}");
+    let out = solver(&[
+        "bench",
+        "puzzles/klotski/classic.txt",
+        "--encodings",
+        "rank,zip",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("'zip'") && err.contains("auto, rank, packed"),
+        "{err}"
+    );
+}

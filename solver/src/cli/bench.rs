@@ -19,9 +19,15 @@ pub struct BenchArgs {
     /// Thread counts to measure, e.g. `1,2`.
     #[arg(long, default_value = "1,2", value_name = "N,N", allow_hyphen_values = true, value_parser = whole_list("bench", "threads"))]
     pub threads: WholeList,
-    /// Encodings to measure.
-    #[arg(long, default_value = "rank,packed", value_name = "E,E")]
-    pub encodings: String,
+    /// Encodings to measure, e.g. `rank,packed` (the names of `--encoding`).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "rank,packed",
+        value_name = "E,E"
+    )]
+    pub encodings: Vec<EncodingKind>,
     /// Runs per configuration; the fastest is reported.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = whole::<usize>("bench", "repeat"))]
     pub repeat: usize,
@@ -48,18 +54,6 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             .collect();
         files.sort();
     }
-    let encodings: Vec<EncodingKind> = args
-        .encodings
-        .split(',')
-        .map(|e| match e.trim() {
-            "rank" => Ok(EncodingKind::Rank),
-            "packed" => Ok(EncodingKind::Packed),
-            "auto" => Ok(EncodingKind::Auto),
-            other => Err(Failure::input(format!(
-                "--encodings: unknown encoding '{other}' (rank, packed, auto)"
-            ))),
-        })
-        .collect::<Result<_, _>>()?;
     outln!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position | disk MiB |");
     outln!("|---|---|---|---|---|---|---|---|---|");
     let mut places = vec![None];
@@ -69,7 +63,7 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             .map_err(|e| Failure::input(e.to_string()))?;
         for puzzle in &puzzles {
             let name = puzzle.name.clone().unwrap_or_else(|| file.clone());
-            for &encoding in &encodings {
+            for &encoding in &args.encodings {
                 for (&t, spill) in args
                     .threads
                     .0
