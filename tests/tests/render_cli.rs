@@ -157,8 +157,17 @@ fn solve_render_writes_a_player_with_one_frame_per_move() {
         sol.to_str().unwrap(),
         "--render",
         html.to_str().unwrap(),
+        "--show",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // `--show` prints the same replay's frames: the start and 81 moves, the
+    // last one the solution file's last line.
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let written = std::fs::read_to_string(&sol).unwrap();
+    let last = written.lines().last().unwrap();
+    assert!(shown.contains("start:\n"), "{shown}");
+    assert!(shown.contains(&format!("move 81: {last}\n")), "{shown}");
+    assert!(!shown.contains("move 82:"), "{shown}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(
         !page.contains("http://") || !page.contains("src=\"http"),

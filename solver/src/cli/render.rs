@@ -70,6 +70,19 @@ pub fn draw(
         }
         None => Frames::start(puzzle),
     };
+    draw_frames(puzzle, &frames, kind, at, title)
+}
+
+/// The picture's bytes for frames already replayed (`solve` replays its
+/// solution once and shares the frames with `--show`); `at` picks the frame
+/// of a still picture.
+pub fn draw_frames(
+    puzzle: &Puzzle,
+    frames: &Frames,
+    kind: Kind,
+    at: Option<usize>,
+    title: &str,
+) -> Result<Vec<u8>, Failure> {
     let at = at.unwrap_or(0);
     if at >= frames.anchors.len() {
         return Err(Failure::input(format!(
@@ -77,7 +90,7 @@ pub fn draw(
             frames.anchors.len() - 1
         )));
     }
-    render::draw(puzzle, &frames, kind, at, title).map_err(|m| Failure {
+    render::draw(puzzle, frames, kind, at, title).map_err(|m| Failure {
         message: m,
         code: 3,
     })

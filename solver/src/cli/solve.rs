@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::render::draw;
+use super::render::draw_frames;
 use super::search_args::SearchJob;
 use super::{check_writable, write_atomically, write_output, Failure};
 use crate::model::{Position, Puzzle};
@@ -73,18 +73,12 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         };
         let out = search::solve(puzzle, &params, &limits, options)
             .map_err(|m| Failure::input(format!("{}: {m}", args.job.input.puzzle)))?;
-        // Every solution is replayed by the independent verifier before it is reported.
-        if let Some(lines) = &out.solution {
-            match crate::verify::replay(puzzle, lines) {
-                Ok(replay) if replay.solved => {}
-                Ok(_) => return Err(internal_error("the solution found does not reach the goal")),
-                Err(e) => {
-                    return Err(internal_error(&format!(
-                        "the solution found does not replay: {e}"
-                    )))
-                }
-            }
-        }
+        // Every solution is replayed by the independent verifier, once, before
+        // it is reported; `--show` and `--render` draw the frames of that replay.
+        let frames = match &out.solution {
+            Some(lines) => verified(puzzle, lines, args.show || args.render.is_some())?,
+            None => None,
+        };
         let mut report = make_report(args, puzzle, &out, &params, limits);
         let mut written = Ok(());
         if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
@@ -110,12 +104,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 true => numbered(path, index + 1),
                 false => path.clone(),
             };
-            let drawn = render_solution(
-                puzzle,
-                &path,
-                &args.job.input.puzzle,
-                out.solution.as_deref(),
-            );
+            let drawn = render_solution(puzzle, &path, &args.job.input.puzzle, frames.as_ref());
             written = written.and(drawn);
         }
         // The result is printed even when its file could not be written, then the error.
@@ -127,8 +116,8 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         } else {
             print_summary(puzzle, &report, &out)?;
         }
-        if let (true, Some(lines)) = (args.show, &out.solution) {
-            show_solution(puzzle, lines)?;
+        if let (true, Some(frames)) = (args.show, &frames) {
+            show_solution(puzzle, frames)?;
         }
         written?;
         code = code.max(out.status.exit_code());
@@ -170,20 +159,43 @@ fn make_report(
     }
 }
 
-/// `--render OUT`: draws the solution found; without one, says so on stderr.
+/// Replays the solution found with the independent verifier: one that does
+/// not reach the goal is a bug (exit 3). With `keep_frames` the positions of
+/// the replay are kept for `--show` and `--render`.
+fn verified(
+    puzzle: &Puzzle,
+    lines: &[SolutionMove],
+    keep_frames: bool,
+) -> Result<Option<Frames>, Failure> {
+    let not_legal = |e: String| internal_error(&format!("the solution found does not replay: {e}"));
+    let (solved, frames) = if keep_frames {
+        let frames = Frames::replay(puzzle, lines).map_err(not_legal)?;
+        (frames.solved, Some(frames))
+    } else {
+        let replay = crate::verify::replay(puzzle, lines).map_err(|e| not_legal(e.to_string()))?;
+        (replay.solved, None)
+    };
+    match solved {
+        true => Ok(frames),
+        false => Err(internal_error("the solution found does not reach the goal")),
+    }
+}
+
+/// `--render OUT`: draws the solution found (its verified frames); without
+/// one, says so on stderr.
 fn render_solution(
     puzzle: &Puzzle,
     path: &str,
     file: &str,
-    lines: Option<&[SolutionMove]>,
+    frames: Option<&Frames>,
 ) -> Result<(), Failure> {
-    let Some(lines) = lines else {
+    let Some(frames) = frames else {
         eprintln!("note: no solution was found, so nothing is drawn to {path}");
         return Ok(());
     };
     let kind = Kind::of_path(path).map_err(Failure::input)?;
     let title = puzzle.name.clone().unwrap_or_else(|| file.to_string());
-    let bytes = draw(puzzle, Some(lines), kind, None, &title)?;
+    let bytes = draw_frames(puzzle, frames, kind, None, &title)?;
     write_output(Some(path), &bytes)
 }
 
@@ -250,17 +262,18 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
 
 /// Prints the board before the solution and after each move, the positions
 /// replayed by the verifier (the same frames `--render` draws).
-fn show_solution(puzzle: &Puzzle, lines: &[SolutionMove]) -> Result<(), Failure> {
-    let Ok(frames) = Frames::replay(puzzle, lines) else {
-        return Ok(()); // Unreachable: the solution was verified before it was reported.
-    };
+fn show_solution(puzzle: &Puzzle, frames: &Frames) -> Result<(), Failure> {
     for (k, anchors) in frames.anchors.iter().enumerate() {
         let position = Position {
             anchors: anchors.iter().map(|&a| a as u16).collect(),
         };
         match k {
             0 => outln!("start:\n{}", puzzle.render(&position)),
-            _ => outln!("move {k}: {}\n{}", lines[k - 1], puzzle.render(&position)),
+            _ => outln!(
+                "move {k}: {}\n{}",
+                frames.moves[k - 1],
+                puzzle.render(&position)
+            ),
         }
     }
     Ok(())
