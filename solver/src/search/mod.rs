@@ -271,11 +271,37 @@ impl<'a> Engine<'a> {
     }
 }
 
-/// The process's resident memory in bytes now (Linux: `/proc/self/statm`; 0
-/// where that cannot be read, so the limit then covers the search alone).
+/// The process's resident memory in bytes now (Linux: `VmRSS` of
+/// `/proc/self/status`, in kB whatever the page size; `/proc/self/statm`
+/// counts pages, whose size differs between machines). 0 where that cannot
+/// be read, so the limit then covers the search alone.
 fn resident_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/statm")
+    std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .map_or(0, |pages| pages * 4096)
+        .and_then(|s| vm_rss_bytes(&s))
+        .unwrap_or(0)
+}
+
+/// The `VmRSS:   1234 kB` line of a `/proc/PID/status` text, in bytes.
+fn vm_rss_bytes(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let mut words = line["VmRSS:".len()..].split_whitespace();
+    let kib = words.next()?.parse::<u64>().ok()?;
+    (words.next() == Some("kB")).then(|| kib.saturating_mul(1024))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resident_memory_is_read_in_kilobytes_whatever_the_page_size() {
+        let status = "Name:\tsolver\nVmPeak:\t  9000 kB\nVmRSS:\t    5120 kB\nThreads:\t1\n";
+        assert_eq!(vm_rss_bytes(status), Some(5120 * 1024));
+        assert_eq!(vm_rss_bytes("Name:\tsolver\n"), None);
+        assert_eq!(vm_rss_bytes("VmRSS:\t12 pages\n"), None);
+        // This process holds at least its code: more than 1 MiB, less than 1 TiB.
+        let now = resident_bytes();
+        assert!(now > 1 << 20 && now < 1 << 40, "{now}");
+    }
 }
