@@ -119,10 +119,13 @@ fn keys_too_wide_for_the_visited_set_are_refused_naming_the_limit() {
     assert!(!err.contains("panicked"), "{err}");
     let out = run_solver(&["count", path, "--quiet"]);
     assert_eq!(out.status.code(), Some(2));
-    // IDA* stores no positions, so it runs.
-    let ida = ["--algorithm", "ida", "--max-positions", "50", "--json"];
-    let r = stopped(&[&["solve", path][..], &ida[..]].concat());
-    assert_eq!(r["limit"], "max_positions");
+    // IDA* and DFID store no positions, so they run.
+    for algorithm in ["ida", "dfid"] {
+        let depth_first = ["--algorithm", algorithm, "--max-positions", "50", "--json"];
+        let r = stopped(&[&["solve", path][..], &depth_first[..]].concat());
+        assert_eq!(r["limit"], "max_positions", "{algorithm}");
+    }
+    assert!(err.contains("--algorithm ida or dfid"), "{err}");
     let out = run_solver(&["features", path, "--json"]);
     assert_eq!(
         out.status.code(),

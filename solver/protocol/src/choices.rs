@@ -88,6 +88,12 @@ impl Algorithm {
     pub fn informed(self) -> bool {
         matches!(self, Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs)
     }
+
+    /// Whether the algorithm keeps a visited set of positions (the
+    /// depth-first ones, IDA* and DFID, keep only their path).
+    pub fn stores_positions(self) -> bool {
+        !matches!(self, Algorithm::Ida | Algorithm::Dfid)
+    }
 }
 
 choices! {

@@ -66,7 +66,7 @@ impl fmt::Display for SearchError {
             ),
             SearchError::KeyTooWide { bits, max } => write!(
                 f,
-                "this puzzle's positions take {bits}-bit keys, more than the {max} bits the visited set stores: use --algorithm ida (it stores no positions) or a smaller board"
+                "this puzzle's positions take {bits}-bit keys, more than the {max} bits the visited set stores: use --algorithm ida or dfid (they store no positions) or a smaller board"
             ),
         }
     }

@@ -234,10 +234,10 @@ impl<'a> Engine<'a> {
     }
 
     /// Refuses a puzzle whose keys the visited set cannot store, unless the
-    /// algorithm stores none (IDA*).
+    /// algorithm stores no positions (IDA*, DFID).
     pub fn check_key_width(&self) -> Result<(), SearchError> {
         let bits = self.encoding.key_bits();
-        if self.params.algorithm != Algorithm::Ida && bits > crate::store::MAX_KEY_BITS {
+        if self.params.algorithm.stores_positions() && bits > crate::store::MAX_KEY_BITS {
             return Err(SearchError::KeyTooWide {
                 bits,
                 max: crate::store::MAX_KEY_BITS,
