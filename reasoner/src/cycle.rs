@@ -163,21 +163,29 @@ pub async fn run(
     stop: &mut Interrupt,
 ) -> Result<Report, Error> {
     let timeout = config.attempt_timeout;
-    let found = match stop
-        .until(retrieve(&runner, puzzle, cb, sim, timeout))
+    // The solver's heuristics are asked alongside the retrieval, under the
+    // same interrupt as every other solver call.
+    let (found, heuristics) = match stop
+        .until(async {
+            tokio::try_join!(
+                retrieve(&runner, puzzle, cb, sim, timeout),
+                runner.heuristics(timeout)
+            )
+        })
         .await
     {
-        Some(found) => {
-            let found = found?;
+        Some(both) => {
+            let (found, heuristics) = both?;
             let (ranked, retrieved) =
                 config
                     .retrieval
                     .pick(found.ranked, found.retrieved, config.seed);
-            Retrieval {
+            let found = Retrieval {
                 ranked,
                 retrieved,
                 ..found
-            }
+            };
+            (found, heuristics)
         }
         None => {
             let nothing = Retrieval {
@@ -209,7 +217,6 @@ pub async fn run(
     );
     let first = reuse.first().cloned();
     let reused = reuse.clone();
-    let heuristics = runner.heuristics(config.attempt_timeout).await?;
     let planner = Planner::new(
         config.seed,
         config.search,

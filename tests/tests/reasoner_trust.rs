@@ -196,6 +196,38 @@ fn an_interrupted_solve_reports_the_finished_attempts_and_kills_its_solver() {
 }
 
 #[test]
+fn an_interrupt_while_the_solver_lists_its_heuristics_is_handled() {
+    let dir = Scratch::new("interrupt-list");
+    let solver = standin(&dir, "slowlist");
+    let p = puzzle(&dir, "query", QUERY);
+    let cb = write_casebase(&dir, &[case_toml("one", QUERY, "algorithm = \"bfs\"")]);
+    let started = std::time::Instant::now();
+    let child = retain(&p, &cb, &solver)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lister = pid_in(&dir.path("heuristics.pid"));
+    send("INT", child.id());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "waited {:?} for `solver heuristics`",
+        started.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(130));
+    let v = json_of(&out);
+    assert_eq!(v["status"], "interrupted");
+    assert_eq!(v["attempts"].as_array().map(Vec::len), Some(0), "{v}");
+    assert!(!dir.path("query.txt.calls").exists(), "no attempt ran");
+    assert!(
+        wait_for(10, || !alive(&lister)),
+        "`solver heuristics` ({lister}) outlived the interrupted reasoner"
+    );
+    assert_eq!(list_cases(&cb), ["one"]);
+}
+
+#[test]
 fn a_solver_child_holding_stdout_is_not_waited_for() {
     let dir = Scratch::new("orphan");
     let solver = standin(&dir, "orphan");

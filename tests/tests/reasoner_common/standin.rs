@@ -28,7 +28,9 @@ use super::{json_of, s, Scratch};
 ///   a minute and writes its pid next to the puzzle.
 ///
 /// `features` prints the file PUZZLE.features, or fails with exit 2;
-/// `heuristics` lists h0 and h2; `verify` and `improve` run the real solver.
+/// `heuristics` lists h0 and h2 (in mode `slowlist` it writes its pid to
+/// `heuristics.pid` beside the script and sleeps); `verify` and `improve`
+/// run the real solver.
 pub fn standin(dir: &Scratch, mode: &str) -> PathBuf {
     let script = r#"#!/bin/bash
 MODE=@MODE@
@@ -40,6 +42,7 @@ if [ "$cmd" = features ]; then
   echo "cannot read $puzzle" >&2; exit 2
 fi
 if [ "$cmd" = heuristics ]; then
+  if [ "$MODE" = slowlist ]; then echo $$ > "$(dirname "$0")/heuristics.pid"; exec sleep 120; fi
   echo '[{"name":"h0","doc":"","admissible":true,"options":[]},{"name":"h2","doc":"","admissible":false,"options":["h2"]}]'; exit 0
 fi
 [ "$cmd" = solve ] || exit 2
