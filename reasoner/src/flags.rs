@@ -5,7 +5,7 @@
 //! [`table`] (`tests/tests/reasoner_flags.rs` keeps the two equal).
 //!
 //! The flags passed on to the solver (`--position-limit`, `--max-memory`,
-//! `--weight`, `--h2`, `--space-value`) take their ranges from the shared
+//! `--weight`, `--h2`) take their ranges from the shared
 //! declaration of the solver's flags (`sbp_protocol::ranges`), so that no
 //! attempt fails on a value this side accepted.
 //! The upper ends keep every accepted value from overflowing or allocating in
@@ -120,7 +120,11 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
         ),
         passed_on("weight", ADD, "weight", "A*'s weight on the heuristic"),
         passed_on("h2", ADD, "h2", "h2's weights A,B,C (each in the range)"),
-        passed_on("space-value", ADD, "space-value", "space-value cutoff"),
+        NumericFlag {
+            commands: ADD,
+            // Any cutoff: the solver's space-value pruning declares 0 to 2^64-1.
+            ..own("space-value", any, "space-value cutoff")
+        },
         passed_on(
             "position-limit",
             ADD,

@@ -185,9 +185,6 @@ impl ParamSet {
         for w in self.h2 {
             ranges::h2().check(w)?;
         }
-        if let Some(v) = self.space_value {
-            ranges::space_value().check(v as f64)?;
-        }
         if let Some(m) = self.pdb_memory {
             ranges::pdb_memory().check(m as f64)?;
         }

@@ -1,6 +1,7 @@
-//! docs/extending.md's worked example: the heuristic `blind` is one file and
-//! one registration line, and through them alone it appears in the solver's
-//! command line, its JSON result, `solver heuristics --json` and the
+//! docs/extending.md's worked examples: the heuristic `blind` and the pruning
+//! `goal-radius` are each one file and one registration line, and through
+//! them alone they appear in the solver's command line, its JSON result,
+//! `solver heuristics --json` / `solver prunings --json` and (blind) the
 //! reasoner's parameter space.
 
 use std::path::Path;
@@ -32,13 +33,19 @@ fn the_page_shows_the_file_as_compiled() {
 
 /// Every line of the Rust sources that mentions `blind`, as `path: line`.
 fn mentions(dir: &Path, out: &mut Vec<String>) {
+    mentions_of(dir, &["blind"], out)
+}
+
+/// Every line of the Rust sources under `dir` that mentions one of `words`,
+/// as `path: line`.
+fn mentions_of(dir: &Path, words: &[&str], out: &mut Vec<String>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
-            mentions(&path, out);
+            mentions_of(&path, words, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path).unwrap();
-            for line in text.lines().filter(|l| l.contains("blind")) {
+            for line in text.lines().filter(|l| words.iter().any(|w| l.contains(w))) {
                 out.push(format!("{}: {}", path.display(), line.trim()));
             }
         }
@@ -143,5 +150,108 @@ fn the_reasoners_parameter_space_holds_it() {
             .iter()
             .map(|p| p.params.to_string())
             .collect::<Vec<_>>()
+    );
+}
+
+/// The ```rust block that follows `heading` on the page.
+fn rust_block_after<'a>(page: &'a str, heading: &str) -> &'a str {
+    let at = page.find(heading).expect("the heading is on the page");
+    first_rust_block(&page[at..])
+}
+
+#[test]
+fn the_page_shows_the_example_pruning_as_compiled() {
+    let root = workspace_root();
+    let page = std::fs::read_to_string(root.join("docs/extending.md")).unwrap();
+    let file = std::fs::read_to_string(root.join("solver/src/pruning/goal_radius.rs")).unwrap();
+    assert_eq!(
+        rust_block_after(&page, "### Worked example: `goal-radius`"),
+        file,
+        "docs/extending.md must show goal_radius.rs as it is"
+    );
+}
+
+#[test]
+fn nothing_but_its_file_and_its_registration_names_the_example_pruning() {
+    let root = workspace_root();
+    let mut found = Vec::new();
+    for dir in ["solver/src", "solver/protocol/src", "reasoner/src"] {
+        mentions_of(&root.join(dir), &["goal_radius", "goal-radius"], &mut found);
+    }
+    let outside: Vec<&String> = found
+        .iter()
+        .filter(|m| !m.contains("pruning/goal_radius.rs: "))
+        .collect();
+    let registry = root.join("solver/src/pruning/mod.rs").display().to_string();
+    let registration = |m: &&String| {
+        m.starts_with(&format!("{registry}: "))
+            && (m.ends_with("mod goal_radius;") || m.contains("goal_radius::SPEC"))
+    };
+    assert!(
+        outside.len() == 2 && outside.iter().all(registration),
+        "goal-radius must be named only in its file and its registration: {outside:#?}"
+    );
+}
+
+#[test]
+fn the_solver_lists_takes_applies_and_records_the_example_pruning() {
+    let out = run_solver(&["prunings", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let radius = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "goal-radius")
+        .expect("solver prunings lists goal-radius");
+    assert_eq!(
+        (
+            &radius["flag"],
+            &radius["json"],
+            &radius["kind"],
+            &radius["directed"]
+        ),
+        (
+            &Value::from("goal-radius"),
+            &Value::from("goal_radius"),
+            &Value::from("cutoff"),
+            &Value::from(false)
+        )
+    );
+    // Classic Klotski's master starts 3 cells from its goal and must step
+    // away once: a radius of 3 leaves no solution, 4 the BFS optimum.
+    let solve = |radius: &str| {
+        let out = run_solver(&[
+            "solve",
+            "puzzles/klotski/classic.txt",
+            "--goal-radius",
+            radius,
+            "--json",
+            "--quiet",
+        ]);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), report)
+    };
+    let (code, tight) = solve("3");
+    assert_eq!(
+        (code, &tight["status"]),
+        (Some(1), &Value::from("no_solution"))
+    );
+    assert_eq!(tight["params"]["goal_radius"], 3);
+    assert!(
+        tight["positions_examined"].as_u64().unwrap() < 23975,
+        "{tight}"
+    );
+    let (code, loose) = solve("4");
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        (&loose["steps"], &loose["params"]["goal_radius"]),
+        (&Value::from(116), &Value::from(4))
+    );
+    let (code, _) = solve("-1");
+    assert_eq!(
+        code,
+        Some(2),
+        "a radius outside its declared range is refused"
     );
 }

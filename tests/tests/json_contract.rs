@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use end_to_end::{run_solver, workspace_root};
 use reasoner::runner::{parse_solve_output, RunStatus};
+use sbp_protocol::Setting;
 use serde_json::Value;
 
 /// One documented field: its name, its type column, its meaning column.
@@ -109,9 +110,16 @@ fn checked_run(args: &[&str], expect_status: &str, with_solution: bool) -> Strin
         );
         if f.ty == "object" {
             // The meaning lists the object's fields in backticks (after the
-            // colon when there is one).
+            // colon when there is one); `params` adds one per registered pruning.
             let listed = &f.meaning[f.meaning.find(':').unwrap_or(0)..];
-            let documented: BTreeSet<String> = backticked(listed).into_iter().collect();
+            let (listed, per_pruning) = match listed.split_once(PER_PRUNING) {
+                Some((before, _)) => (before, true),
+                None => (listed, false),
+            };
+            let mut documented: BTreeSet<String> = backticked(listed).into_iter().collect();
+            if per_pruning {
+                documented.extend(pruning_keys());
+            }
             let keys: BTreeSet<String> = v.as_object().unwrap().keys().cloned().collect();
             assert_eq!(keys, documented, "{args:?}: fields of `{}`", f.name);
         }
@@ -120,6 +128,32 @@ fn checked_run(args: &[&str], expect_status: &str, with_solution: bool) -> Strin
 }
 
 const CLASSIC: &str = "puzzles/klotski/classic.txt";
+
+/// How docs/json-result.md says that `params` holds a key per pruning.
+const PER_PRUNING: &str = "and one key per registered pruning";
+
+/// The `json` names of the prunings `solver prunings --json` lists.
+fn pruning_keys() -> Vec<String> {
+    let out = run_solver(&["prunings", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let list: Value = serde_json::from_slice(&out.stdout).expect("a JSON list");
+    let keys: Vec<String> = list
+        .as_array()
+        .expect("a JSON list")
+        .iter()
+        .map(|p| {
+            p["json"]
+                .as_str()
+                .expect("each has a json name")
+                .to_string()
+        })
+        .collect();
+    // The thesis's three, which results carried before prunings were registered.
+    for old in ["space_value", "resting", "master_never_away"] {
+        assert!(keys.iter().any(|k| k == old), "{old} in {keys:?}");
+    }
+    keys
+}
 
 #[test]
 fn solved_output_matches_the_documented_schema_and_the_reasoner_reads_it() {
@@ -150,7 +184,10 @@ fn no_solution_output_matches_the_documented_schema_and_the_reasoner_reads_it() 
     let report = parse_solve_output(&text).unwrap();
     assert_eq!(RunStatus::from(report.status), RunStatus::NoSolution);
     assert_eq!((report.steps, report.limit), (None, None));
-    assert_eq!(report.params.space_value, Some(0));
+    assert_eq!(
+        report.params.prunings.get("space_value"),
+        Some(&Setting::Cutoff(Some(0)))
+    );
 }
 
 #[test]
@@ -184,4 +221,30 @@ fn the_documented_statuses_are_exactly_the_solvers() {
         .collect();
     let declared: Vec<&str> = sbp_protocol::Status::ALL.iter().map(|s| s.name()).collect();
     assert_eq!(documented, declared);
+}
+
+/// A result written before prunings were registered (docs/json-result.md's
+/// example of then) reads the same: its pruning fields land in the
+/// registered prunings' settings, and written again they are the same keys
+/// with the same values.
+#[test]
+fn results_from_before_the_pruning_registry_read_the_same() {
+    let old = r#"{"puzzle":"puzzles/klotski/classic.txt","name":null,"status":"no_solution","steps":null,"moves":null,"positions_examined":1,"positions_stored":1,"best_distance":3,"best_distance_positions":0,"start_distance":3,"goals_reached":0,"goals_total":1,"elapsed_ms":0,"peak_memory_bytes":0,"encoding":"rank","key_bits":19,"limit":null,"params":{"algorithm":"bfs","heuristic":"h0","weight":1.0,"h2":[1.0,0.0,1.0],"ida_limit":null,"space_value":14,"resting":"strict","master_never_away":true,"lock":[],"metric":"steps","encoding":"auto","keep_visited":false,"threads":1},"limits":{"max_positions":null,"max_memory":null,"time_limit_seconds":null}}"#;
+    let report = parse_solve_output(old).expect("an old result reads");
+    let p = &report.params.prunings;
+    assert_eq!(p.get("space_value"), Some(&Setting::Cutoff(Some(14))));
+    assert_eq!(p.get("resting"), Some(&Setting::Level("strict".into())));
+    assert_eq!(p.get("master_never_away"), Some(&Setting::Switch(true)));
+    assert_eq!(p.len(), 3, "{p:?}");
+    let again: Value = serde_json::to_value(&report.params).unwrap();
+    let before: Value = serde_json::from_str::<Value>(old).unwrap()["params"].clone();
+    for key in [
+        "space_value",
+        "resting",
+        "master_never_away",
+        "lock",
+        "threads",
+    ] {
+        assert_eq!(again[key], before[key], "{key}");
+    }
 }

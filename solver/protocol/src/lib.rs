@@ -1,7 +1,9 @@
 //! The vocabulary the solver and the reasoner share (DESIGN.md: "shared types,
 //! not shared code paths"): the parameters of a search with their names,
 //! defaults and valid ranges, the JSON result of `solver solve --json`, and
-//! the feature names of `solver features --json`.
+//! the feature names of `solver features --json`. Heuristics and prunings
+//! are open sets, declared in the solver's own files and described here by
+//! [`HeuristicInfo`] and [`PruningInfo`].
 //!
 //! The reasoner never links the solver's search code; it runs the `solver`
 //! binary and reads its JSON. Both binaries depend on this crate so that a
@@ -13,6 +15,7 @@ pub mod features;
 pub mod heuristic;
 pub mod improve;
 pub mod params;
+pub mod pruning;
 pub mod ranges;
 pub mod result;
 
@@ -20,5 +23,6 @@ pub use choices::{Algorithm, EncodingKind, Metric, Resting};
 pub use heuristic::{Heuristic, HeuristicInfo};
 pub use improve::ImproveReport;
 pub use params::{Limits, PdbSettings, SearchParams};
+pub use pruning::{PruningInfo, PruningKind, PruningSettings, Setting};
 pub use ranges::{numeric_flag, NumericFlag, ValueRange, NUMERIC_FLAGS};
 pub use result::{SolveReport, Status};

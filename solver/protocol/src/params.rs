@@ -5,8 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::choices::{Algorithm, EncodingKind, Metric, Resting};
+use crate::choices::{Algorithm, EncodingKind, Metric};
 use crate::heuristic::Heuristic;
+use crate::pruning::PruningSettings;
 use crate::ranges;
 
 /// Every parameter of one search.
@@ -20,10 +21,11 @@ pub struct SearchParams {
     pub h2: [f64; 3],
     /// IDA*'s first path limit (default: h of the start).
     pub ida_limit: Option<u32>,
-    /// Space-value cutoff: positions with a larger space value are never visited.
-    pub space_value: Option<u64>,
-    pub resting: Resting,
-    pub master_never_away: bool,
+    /// Every pruning's setting by its JSON name (`space_value`, `resting`,
+    /// `master_never_away`, ...: the solver's registered prunings), each one
+    /// key of `params` in the JSON; a pruning left out is off.
+    #[serde(flatten)]
+    pub prunings: PruningSettings,
     /// Identifiers of block types that never move.
     pub lock: Vec<char>,
     pub metric: Metric,
@@ -72,9 +74,7 @@ impl Default for SearchParams {
             weight: 1.0,
             h2: ranges::H2_DEFAULT,
             ida_limit: None,
-            space_value: None,
-            resting: Resting::default(),
-            master_never_away: false,
+            prunings: PruningSettings::new(),
             lock: Vec::new(),
             metric: Metric::default(),
             encoding: EncodingKind::default(),
@@ -87,7 +87,9 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
-    /// Checks every numeric parameter against its declared range.
+    /// Checks every numeric parameter against its declared range (the
+    /// prunings' settings against their declarations: the solver's
+    /// `pruning::check`).
     pub fn check_ranges(&self) -> Result<(), String> {
         ranges::weight().check(self.weight)?;
         for w in self.h2 {
@@ -95,9 +97,6 @@ impl SearchParams {
         }
         if let Some(v) = self.ida_limit {
             ranges::numeric_flag("solve", "ida-limit").check(v as f64)?;
-        }
-        if let Some(v) = self.space_value {
-            ranges::space_value().check(v as f64)?;
         }
         ranges::numeric_flag("solve", "pdb-memory").check(self.pdb.memory as f64)?;
         ranges::numeric_flag("solve", "threads").check(self.threads as f64)

@@ -1,5 +1,6 @@
 //! The numeric parameters' valid ranges, one declaration per flag
-//! ([`NUMERIC_FLAGS`]): the solver's command line parses against them
+//! ([`NUMERIC_FLAGS`]; a pruning's cutoff declares its range in its own file
+//! of the solver, see [`crate::pruning`]): the solver's command line parses against them
 //! (`solver/src/cli/ranged.rs`), the documentation's range table is rendered
 //! from them, the reasoner checks case bases against them and its proximity
 //! search never leaves them.
@@ -78,16 +79,6 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
             max: u32::MAX as u64,
         },
         meaning: "IDA*'s first f bound",
-    },
-    NumericFlag {
-        name: "space-value",
-        commands: "solve, count",
-        arity: Arity::One,
-        range: ValueRange::Whole {
-            min: 0,
-            max: u64::MAX,
-        },
-        meaning: "space-value cutoff",
     },
     NumericFlag {
         name: "threads",
@@ -341,11 +332,6 @@ pub fn weight() -> &'static NumericFlag {
 /// Each of h2's three weights.
 pub fn h2() -> &'static NumericFlag {
     numeric_flag("solve", "h2")
-}
-
-/// The space-value cutoff.
-pub fn space_value() -> &'static NumericFlag {
-    numeric_flag("solve", "space-value")
 }
 
 /// The bytes all pattern databases may take together.

@@ -18,6 +18,8 @@ pub mod heuristics;
 pub mod import;
 pub mod improve;
 pub mod pdb;
+pub mod pruning_args;
+pub mod prunings;
 pub mod ranged;
 pub mod render;
 pub mod search_args;
@@ -60,6 +62,8 @@ pub enum Command {
     Heuristics(heuristics::HeuristicsArgs),
     /// Easier variants: rank blocks by obstruction, remove some, or turn a variant's solution into subgoals.
     Variant(variant::VariantArgs),
+    /// List the registered prunings: name, flag, values, directedness (--json for the reasoner).
+    Prunings(prunings::PruningsArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -132,6 +136,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Pdb(args) => pdb::run(&args),
         Command::Heuristics(args) => heuristics::run(&args),
         Command::Variant(args) => variant::run(&args),
+        Command::Prunings(args) => prunings::run(&args),
     }
 }
 
@@ -224,7 +229,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 12);
+        assert_eq!(seen.len(), 13);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()

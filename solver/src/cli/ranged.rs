@@ -19,8 +19,19 @@ pub fn whole<T>(
 where
     T: TryFrom<u64>,
 {
-    let flag = numeric_flag(command, name);
+    whole_in(*numeric_flag(command, name))
+}
+
+/// Parser for a whole-number flag declared elsewhere than [`NUMERIC_FLAGS`]
+/// (a pruning's cutoff), converted to `T`.
+pub fn whole_in<T>(
+    flag: NumericFlag,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: TryFrom<u64>,
+{
     move |s| {
+        let flag = &flag;
         let v = one_value(flag, s)?;
         T::try_from(v).map_err(|_| refusal(flag, s))
     }
@@ -97,10 +108,14 @@ fn refusal(flag: &NumericFlag, got: &str) -> String {
 }
 
 /// The markdown table of every numeric flag and its range, as README.md and
-/// docs/search.md carry it (a test keeps them equal to this).
+/// docs/search.md carry it (a test keeps them equal to this): the shared
+/// table, then the registered prunings' cutoffs.
 pub fn markdown_table() -> String {
     let mut out = String::from("| flag | commands | valid values | meaning |\n|---|---|---|---|\n");
-    for flag in NUMERIC_FLAGS {
+    let cutoffs = crate::pruning::REGISTRY
+        .iter()
+        .filter_map(super::pruning_args::cutoff_flag);
+    for flag in NUMERIC_FLAGS.iter().copied().chain(cutoffs) {
         out.push_str(&format!(
             "| `--{}` | {} | {} | {} |\n",
             flag.name,
@@ -164,6 +179,16 @@ mod tests {
                 let shared = a.commands.split(", ").any(|c| b.commands.contains(c));
                 assert!(!(a.name == b.name && shared), "--{} twice", a.name);
             }
+        }
+        for spec in crate::pruning::REGISTRY {
+            let clash = NUMERIC_FLAGS
+                .iter()
+                .any(|f| f.name == spec.flag && f.commands.contains("solve"));
+            assert!(
+                !clash,
+                "--{} is both a pruning and a numeric flag",
+                spec.flag
+            );
         }
         assert_eq!(
             numeric_flag("import", "width").range,

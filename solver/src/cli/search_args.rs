@@ -4,10 +4,11 @@
 
 use clap::Args;
 
+use super::pruning_args::PruningArgs;
 use super::ranged::{real, reals, whole};
 use super::PuzzleInput;
 use crate::params::{
-    Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, Resting, SearchParams,
+    Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, SearchParams,
 };
 
 /// What `solve` and `count` both take: the puzzle, how to search it and when
@@ -39,15 +40,9 @@ pub struct SearchArgs {
     /// IDA*'s first path limit (default: h of the start).
     #[arg(long, allow_hyphen_values = true, value_parser = whole::<u32>("solve", "ida-limit"))]
     pub ida_limit: Option<u32>,
-    /// Space-value cutoff: never visit positions whose spaces' pairwise distances sum above N.
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u64>("solve", "space-value"))]
-    pub space_value: Option<u64>,
-    /// Resting-block pruning.
-    #[arg(long, value_enum, default_value_t = Resting::default())]
-    pub resting: Resting,
-    /// Never move the master away from its goal.
-    #[arg(long)]
-    pub master_never_away: bool,
+    /// The registered prunings' flags (`solver prunings` lists them).
+    #[command(flatten)]
+    pub prunings: PruningArgs,
     /// Block identifiers that never move, e.g. `--lock ab` or `--lock a,b`.
     #[arg(long, value_name = "IDS")]
     pub lock: Option<String>,
@@ -99,9 +94,7 @@ impl SearchArgs {
             weight: self.weight,
             h2: self.h2.unwrap_or(SearchParams::default().h2),
             ida_limit: self.ida_limit,
-            space_value: self.space_value,
-            resting: self.resting,
-            master_never_away: self.master_never_away,
+            prunings: self.prunings.0.clone(),
             lock: self
                 .lock
                 .as_deref()

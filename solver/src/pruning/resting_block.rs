@@ -12,10 +12,30 @@
 //! Under steps a block passes through hanging places on its way, so the rule
 //! only forces it to finish its journey before another block moves.
 
-use super::Pruning;
+use super::{Context, Kind, Pruning, Spec};
 use crate::moves::{Move, MoveGenerator, State};
 use crate::params::{Metric, Resting};
 use crate::solution::Direction;
+use sbp_protocol::pruning::Setting;
+
+/// The registration of resting-block pruning (see [`super::REGISTRY`]); its
+/// levels are the names of [`Resting`], from off to the most pruning.
+pub const SPEC: Spec = Spec {
+    name: "resting-block",
+    doc: "Resting-block pruning: a moved block must rest (relaxed), or no block may hang (strict).",
+    flag: "resting",
+    json: "resting",
+    kind: Kind::Levels(&["off", "relaxed", "strict"]),
+    directed: true,
+    proximity: true,
+    build: |setting: &Setting, cx: &Context| {
+        let Setting::Level(name) = setting else {
+            return None;
+        };
+        let level = name.parse::<Resting>().ok()?;
+        Some(Box::new(RestingBlock::new(level, cx.params.metric)))
+    },
+};
 
 pub struct RestingBlock {
     level: Resting,
@@ -55,10 +75,6 @@ fn no_block_hangs(moves: &MoveGenerator, state: &State, except: Option<usize>) -
 }
 
 impl Pruning for RestingBlock {
-    fn name(&self) -> &'static str {
-        "resting-block"
-    }
-
     fn prepare(&mut self, moves: &MoveGenerator, state: &State) {
         if self.metric == Metric::Steps {
             // Only a block that can step can hang.
@@ -89,8 +105,18 @@ impl Pruning for RestingBlock {
             }
         }
     }
+}
 
-    fn directed(&self) -> bool {
-        true
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_declared_levels_are_the_resting_names_in_order() {
+        let Kind::Levels(levels) = SPEC.kind else {
+            panic!("resting-block is declared with levels");
+        };
+        let names: Vec<&str> = Resting::ALL.iter().map(|r| r.name()).collect();
+        assert_eq!(levels, names.as_slice());
     }
 }

@@ -69,6 +69,7 @@ pub fn check_common(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>
         .map(|&id| puzzle.type_by_id(id).ok_or(SearchError::UnknownLock(id)))
         .collect::<Result<Vec<_>, _>>()?;
     params.check_ranges().map_err(SearchError::OutOfRange)?;
+    crate::pruning::check(params).map_err(SearchError::OutOfRange)?;
     Ok(locked)
 }
 
