@@ -23,6 +23,14 @@ pub fn text(text: impl AsRef<[u8]>) -> Result<(), Failure> {
         .map_err(failure)
 }
 
+/// Writes `items` as one JSON list on one line: the declarations `solver
+/// heuristics --json` and `solver prunings --json` print for the reasoner.
+pub fn json_list<T: serde::Serialize>(items: &[T]) -> Result<(), Failure> {
+    let text = serde_json::to_string(items)
+        .map_err(|e| Failure::input(format!("cannot write the list: {e}")))?;
+    line(format_args!("{text}"))
+}
+
 /// Writes one formatted line to standard output (see [`outln!`]).
 pub fn line(args: std::fmt::Arguments) -> Result<(), Failure> {
     let mut out = io::stdout().lock();

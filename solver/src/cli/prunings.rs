@@ -18,9 +18,7 @@ pub struct PruningsArgs {
 pub fn run(args: &PruningsArgs) -> Result<i32, Failure> {
     if args.json {
         let infos: Vec<_> = REGISTRY.iter().map(|s| s.info()).collect();
-        let text = serde_json::to_string(&infos)
-            .map_err(|e| Failure::input(format!("cannot write the list: {e}")))?;
-        outln!("{text}");
+        super::output::json_list(&infos)?;
         return Ok(0);
     }
     for s in REGISTRY {
