@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use sbp_protocol::HeuristicInfo;
 use tokio::task::{AbortHandle, JoinSet};
 use tracing::Instrument;
 
@@ -151,6 +152,31 @@ fn solves(p: &Planned, r: &AttemptResult) -> bool {
     r.status == RunStatus::Solved && p.phase != Phase::Variant
 }
 
+/// The retrieval (ranked, then `--retrieval`'s pick) and the solver's
+/// heuristics, asked together so that one interrupt covers both solver calls.
+async fn retrieve_and_list(
+    runner: &Runner,
+    puzzle: &Path,
+    cb: &CaseBase,
+    sim: &dyn Similarity,
+    config: &CycleConfig,
+) -> Result<(Retrieval, Vec<HeuristicInfo>), Error> {
+    let timeout = config.attempt_timeout;
+    let (found, heuristics) = tokio::try_join!(
+        retrieve(runner, puzzle, cb, sim, timeout),
+        runner.heuristics(timeout)
+    )?;
+    let (ranked, retrieved) = config
+        .retrieval
+        .pick(found.ranked, found.retrieved, config.seed);
+    let found = Retrieval {
+        ranked,
+        retrieved,
+        ..found
+    };
+    Ok((found, heuristics))
+}
+
 /// Runs the whole cycle on one puzzle (without retain). When `stop` fires,
 /// the running attempts are killed and the report of the finished ones has
 /// status `interrupted`.
@@ -162,31 +188,11 @@ pub async fn run(
     config: &CycleConfig,
     stop: &mut Interrupt,
 ) -> Result<Report, Error> {
-    let timeout = config.attempt_timeout;
-    // The solver's heuristics are asked alongside the retrieval, under the
-    // same interrupt as every other solver call.
     let (found, heuristics) = match stop
-        .until(async {
-            tokio::try_join!(
-                retrieve(&runner, puzzle, cb, sim, timeout),
-                runner.heuristics(timeout)
-            )
-        })
+        .until(retrieve_and_list(&runner, puzzle, cb, sim, config))
         .await
     {
-        Some(both) => {
-            let (found, heuristics) = both?;
-            let (ranked, retrieved) =
-                config
-                    .retrieval
-                    .pick(found.ranked, found.retrieved, config.seed);
-            let found = Retrieval {
-                ranked,
-                retrieved,
-                ..found
-            };
-            (found, heuristics)
-        }
+        Some(both) => both?,
         None => {
             let nothing = Retrieval {
                 features: FeatureReport::default(),
