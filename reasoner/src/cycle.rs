@@ -264,9 +264,11 @@ pub async fn run(
     Ok(report)
 }
 
-/// Charges what the attempts examined to the run's budget.
+/// Charges what the attempts examined to the run's budget. A `variant`
+/// row sums the variant's own cycle, which shares this budget and has
+/// charged it already (`variant.rs` charges the rest itself).
 fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
-    for (_, r) in results {
+    for (_, r) in results.iter().filter(|(p, _)| p.phase != Phase::Variant) {
         budget.charge(r.positions_examined.unwrap_or(0));
     }
 }

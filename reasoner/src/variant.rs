@@ -214,6 +214,11 @@ async fn solve_variant(
             tag,
         )
         .await;
+    // The variant's own cycle charges the shared budget itself (its row is
+    // not charged again by the cycle); this run is charged here.
+    ctx.config
+        .budget
+        .charge(bfs.positions_examined.unwrap_or(0));
     if bfs.status == RunStatus::Solved {
         return (bfs, Some(ParamSet::default()));
     }

@@ -50,7 +50,16 @@ fn the_variant_phase_solves_a_puzzle_every_bounded_attempt_fails_on() {
         &dir,
         &daisy,
         "10000",
-        &["--restarts", "0", "--variants", "4", "--retain"],
+        &[
+            "--restarts",
+            "0",
+            "--variants",
+            "4",
+            "--retain",
+            "--no-improve",
+            "--position-budget",
+            "100000000",
+        ],
     );
     assert_eq!(
         out.status.code(),
@@ -77,6 +86,18 @@ fn the_variant_phase_solves_a_puzzle_every_bounded_attempt_fails_on() {
     assert_eq!(&variant["params"]["variant"], recipe);
     assert_eq!(v["steps"], w["steps"]);
     assert_solution_replays(&dir, &daisy, &v);
+    // The run's budget counts every position once: the variant's own cycle
+    // shares it, and its summed row is not charged again.
+    let rows: u64 = attempts
+        .iter()
+        .filter_map(|a| a["positions_examined"].as_u64())
+        .sum();
+    assert_eq!(
+        v["budget"]["positions_used"].as_u64(),
+        Some(rows),
+        "{}",
+        v["budget"]
+    );
     // The case retained keeps the recipe, so a later run can reuse it.
     let cb = std::fs::read_to_string(dir.path("cb.toml")).unwrap();
     assert!(cb.contains("found_by = \"easier-variant\""), "{cb}");
