@@ -23,69 +23,120 @@ const REPORT_EVERY: u32 = 1 << 16;
 /// the current distance.
 pub fn fill(board: &TileBoard, tiles: &[usize], progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
     let k = tiles.len();
-    let n = board.n;
-    let size = entries(n, k as u32).expect("the plan checked the table's size");
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
-    let md = |i: usize, cell: u32| board.manhattan(cell, goals[i]);
-    let mut table = vec![UNSEEN; size as usize];
-    // One bit per (placement, open cell of the blank).
-    let mut visited = vec![0u64; (size * u64::from(n)).div_ceil(64) as usize];
-    let root = rank(goals.iter().copied(), board.open, n);
-    table[root as usize] = 0;
+    let mut search = Search::new(board, &goals);
+    let root = rank(goals.iter().copied(), board.open, board.n);
     let occupied = goals.iter().fold(0u64, |m, &c| m | 1 << c);
-    // Every blank cell: a goal whose pattern tiles wall off part of the board
-    // has one region per part, each at distance 0.
-    let mut current: Vec<u64> = cells(board.open & !occupied)
-        .map(|b| root << 6 | u64::from(b))
+    // Every region of the goal placement is at distance 0.
+    let mut current = Vec::new();
+    for blank in cells(board.open & !occupied) {
+        search.reach(root, blank, occupied, 0, &mut current);
+    }
+    // Manhattan distances per pattern tile and cell, looked up (no division).
+    let md: Vec<[u32; 64]> = goals
+        .iter()
+        .map(|&g| std::array::from_fn(|c| board.manhattan(c as u32, g)))
         .collect();
     let mut next = Vec::new();
     let mut cells_now = vec![0u32; k];
-    let (mut reached, mut since_report, mut d) = (1u64, 0u32, 0u8);
+    let (mut since_report, mut d) = (0u32, 0u8);
     while !current.is_empty() && d < UNSEEN - 1 {
         for &key in &current {
             let (r, blank) = (key >> 6, (key & 63) as u32);
-            let bit = r * u64::from(n) + board.open_index(blank);
-            if visited[(bit >> 6) as usize] >> (bit & 63) & 1 == 1 {
-                continue; // its region was expanded from another of its cells
-            }
-            unrank(r, k, board.open, n, &mut cells_now);
+            unrank(r, k, board.open, board.n, &mut cells_now);
             let occupied = cells_now.iter().fold(0u64, |m, &c| m | 1 << c);
             let region = board.region(blank, occupied);
-            for c in cells(region) {
-                let bit = r * u64::from(n) + board.open_index(c);
-                visited[(bit >> 6) as usize] |= 1 << (bit & 63);
-            }
-            let md_now: u32 = (0..k).map(|i| md(i, cells_now[i])).sum();
+            let md_now: u32 = (0..k).map(|i| md[i][cells_now[i] as usize]).sum();
             for i in 0..k {
                 let from = cells_now[i];
                 for to in cells(board.neighbors(1 << from) & region) {
                     cells_now[i] = to;
-                    let r2 = rank(cells_now.iter().copied(), board.open, n);
+                    let r2 = rank(cells_now.iter().copied(), board.open, board.n);
                     cells_now[i] = from;
-                    let bit = r2 * u64::from(n) + board.open_index(from);
-                    if visited[(bit >> 6) as usize] >> (bit & 63) & 1 == 1 {
-                        continue;
-                    }
-                    if table[r2 as usize] == UNSEEN {
-                        let md2 = md_now + md(i, to) - md(i, from);
-                        table[r2 as usize] = ((u32::from(d) + 1 - md2) / 2) as u8;
-                        reached += 1;
-                    }
-                    next.push(r2 << 6 | u64::from(from));
+                    let md2 = md_now + md[i][to as usize] - md[i][from as usize];
+                    let moved = occupied ^ (1 << from) ^ (1 << to);
+                    let entry = (u32::from(d) + 1 - md2) / 2;
+                    search.reach(r2, from, moved, entry as u8, &mut next);
                 }
             }
             since_report += 1;
             if since_report == REPORT_EVERY {
                 since_report = 0;
-                progress(reached, d);
+                progress(search.reached, d);
             }
         }
         std::mem::swap(&mut current, &mut next);
         next.clear();
         d += 1;
-        progress(reached, d);
+        progress(search.reached, d);
     }
-    table
+    search.finish()
+}
+
+/// Flag bit of a building entry: the placement's pattern tiles split the
+/// free cells into several regions (kept in the entry's byte so that a
+/// repeated reach costs one memory access; entries stay far below it).
+const MULTI: u8 = 0x80;
+
+/// The table being filled and which (placement, region) states were reached.
+struct Search<'b> {
+    board: &'b TileBoard,
+    /// Entries, with [`MULTI`] set on placements that split the free cells.
+    table: Vec<u8>,
+    /// One bit per (placement, open cell of the blank), used only for
+    /// [`MULTI`] placements: for the others (most), a placement reached is
+    /// its one region reached, so a repeated reach costs one table read and
+    /// no flood fill.
+    split: Vec<u64>,
+    reached: u64,
+}
+
+impl<'b> Search<'b> {
+    fn new(board: &'b TileBoard, goals: &[u32]) -> Search<'b> {
+        let size = entries(board.n, goals.len() as u32).expect("the plan checked the table's size");
+        Search {
+            board,
+            table: vec![UNSEEN; size as usize],
+            split: vec![0u64; (size * u64::from(board.n)).div_ceil(64) as usize],
+            reached: 0,
+        }
+    }
+
+    /// Reaches placement `r` (cells `occupied`) with the blank at `blank`:
+    /// unless its region was reached before, marks it, records `entry` for
+    /// a placement reached for the first time and queues the state on `layer`.
+    #[inline]
+    fn reach(&mut self, r: u64, blank: u32, occupied: u64, entry: u8, layer: &mut Vec<u64>) {
+        let b = self.board;
+        let old = self.table[r as usize];
+        let first = old == UNSEEN;
+        let base = r * u64::from(b.n);
+        let bit = base + b.open_index(blank);
+        if !first && (old & MULTI == 0 || self.split[(bit >> 6) as usize] >> (bit & 63) & 1 == 1) {
+            return; // its one region, or this region, was reached before
+        }
+        let region = b.region(blank, occupied);
+        let multi = region != b.open & !occupied;
+        if multi {
+            for c in cells(region) {
+                let bit = base + b.open_index(c);
+                self.split[(bit >> 6) as usize] |= 1 << (bit & 63);
+            }
+        }
+        if first {
+            self.table[r as usize] = entry | if multi { MULTI } else { 0 };
+            self.reached += 1;
+        }
+        layer.push(r << 6 | u64::from(blank));
+    }
+
+    /// The finished entries, without the flag.
+    fn finish(mut self) -> Vec<u8> {
+        for v in self.table.iter_mut().filter(|v| **v != UNSEEN) {
+            *v &= !MULTI;
+        }
+        self.table
+    }
 }
 
 /// The cells of a bitboard, lowest first.
