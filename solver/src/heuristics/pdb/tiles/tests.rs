@@ -2,7 +2,9 @@
 //! and through the reflection, never exceeds the exact distance (a full
 //! backward BFS), the reflected maximum is strictly better somewhere, and
 //! the entries fit 4 bits; on the 15-puzzle the per-move updates a
-//! depth-first search uses equal a fresh estimate along a random walk.
+//! depth-first search uses equal a fresh estimate along a random walk; and
+//! each compact entry is the least over the blank's cells of the general
+//! (blank-keeping) abstraction's table.
 
 use super::additive::TileDatabases;
 use super::{load, reflect, TileBoard};
@@ -96,4 +98,43 @@ fn per_move_updates_equal_fresh_estimates() {
         values.pop();
     }
     assert_eq!(values, vec![root]);
+}
+
+#[test]
+fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
+    // The general abstraction keeps the blank's cell; the compact table must
+    // hold, per placement of the pattern's tiles, the least of those values.
+    let p = puzzle("puzzles/tiles/eight_hardest_a.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
+    let tiles = patterns(&p, &["1245"]).remove(0);
+    let merged = (0..p.instances()).filter(|i| !tiles.contains(i)).collect();
+    let pattern = crate::heuristics::pdb::abstraction::Pattern {
+        counted: tiles.clone(),
+        merged,
+    };
+    let plan = crate::heuristics::pdb::patterns::Plan {
+        groups: vec![vec![pattern]],
+    };
+    let mut general =
+        crate::heuristics::pdb::load_tables(&p, &geometry, &plan, Metric::Steps, None)
+            .remove(0)
+            .remove(0);
+    let compact =
+        load::tables(&board, std::slice::from_ref(&tiles), Metric::Steps, None, 1).remove(0);
+    let mut least = std::collections::HashMap::new();
+    for (s, _) in true_distances(&p, Metric::Steps) {
+        let cells: Vec<u32> = tiles.iter().map(|&t| u32::from(s.anchors[t])).collect();
+        let index = super::rank::rank(cells.iter().copied(), board.open, board.n);
+        let md: u32 = (0..tiles.len())
+            .map(|i| board.manhattan(cells[i], board.goal[tiles[i]]))
+            .sum();
+        let entry = md + 2 * compact.values.get(index);
+        let kept = least.entry(index).or_insert((u32::MAX, entry));
+        kept.0 = kept.0.min(general.lookup(&s));
+    }
+    assert_eq!(least.len(), 9 * 8 * 7 * 6, "every placement reached");
+    for (index, (blank_kept, entry)) in least {
+        assert_eq!(entry, blank_kept, "placement {index}");
+    }
 }
