@@ -163,7 +163,7 @@ def closing_note(korf):
     verdict = "meets" if fresh_s <= 60 and len(optima) == 100 else "misses"
     lines.append(f"- Time: {fresh_s:.1f} s wall ({fresh_cpu:.1f} CPU s) from nothing, "
                  f"{cached_s:.1f} s wall ({cached_cpu:.1f} CPU s) with the tables cached; the wall "
-                 f"time {verdict} the 60-s target for all 100 on this loaded machine.")
+                 f"time {verdict} the 60-s target for all 100 (load averages above).")
     if mlc:
         m = sum(r[1] for r in mlc)
         p = sum(r[1] for r in cached[:len(mlc)])
