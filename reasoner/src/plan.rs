@@ -286,6 +286,44 @@ impl Planner {
         None
     }
 
+    /// Another heuristic than `p`'s, drawn from the solver's list; a PDB
+    /// starts at a memory that builds within an attempt.
+    fn switch_heuristic(&mut self, p: &mut ParamSet) {
+        let others: Vec<&Heuristic> = self
+            .heuristics
+            .iter()
+            .filter(|h| **h != p.heuristic)
+            .collect();
+        if !others.is_empty() {
+            p.heuristic = others[self.rng.gen_range(0..others.len())].clone();
+            if p.heuristic.takes_pdb_memory() {
+                p.pdb_memory = Some(PDB_MEMORY_START);
+            }
+        }
+    }
+
+    /// A space-value cutoff one or two away from `p`'s, off now and then, or
+    /// a first one drawn above what the learned bounds already rule out.
+    fn next_space_value(&mut self, p: &ParamSet) -> Option<u64> {
+        let min = self.bounds.space_value_min(p.metric, p.resting);
+        let min = if min == u64::MAX { 0 } else { min };
+        match p.space_value {
+            Some(_) if self.rng.gen_ratio(1, 8) => None,
+            Some(v) => {
+                let d = self.rng.gen_range(1..=2u64);
+                Some(if self.rng.gen_bool(0.5) {
+                    v.saturating_add(d)
+                } else {
+                    v.saturating_sub(d)
+                })
+            }
+            None => {
+                let span = 2 * self.spaces.saturating_mul(self.spaces);
+                Some(self.rng.gen_range(min..=min.saturating_add(span)))
+            }
+        }
+    }
+
     /// One random unit change of one parameter.
     fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
         #[derive(Clone, Copy)]
@@ -324,19 +362,7 @@ impl Planner {
                     Algorithm::Astar
                 };
             }
-            Op::Heuristic => {
-                let others: Vec<&Heuristic> = self
-                    .heuristics
-                    .iter()
-                    .filter(|h| **h != p.heuristic)
-                    .collect();
-                if !others.is_empty() {
-                    p.heuristic = others[self.rng.gen_range(0..others.len())].clone();
-                    if p.heuristic.takes_pdb_memory() {
-                        p.pdb_memory = Some(PDB_MEMORY_START);
-                    }
-                }
-            }
+            Op::Heuristic => self.switch_heuristic(&mut p),
             Op::PdbMemory => {
                 let m = p.pdb_bytes();
                 let next = if self.rng.gen_bool(0.5) {
@@ -357,25 +383,7 @@ impl Planner {
                 let s = step(&mut self.rng);
                 p.h2[k] = ranges::h2().clamp(rescale(p.h2[k], s));
             }
-            Op::SpaceValue => {
-                let min = self.bounds.space_value_min(p.metric, p.resting);
-                let min = if min == u64::MAX { 0 } else { min };
-                p.space_value = match p.space_value {
-                    Some(_) if self.rng.gen_ratio(1, 8) => None,
-                    Some(v) => {
-                        let d = self.rng.gen_range(1..=2u64);
-                        Some(if self.rng.gen_bool(0.5) {
-                            v.saturating_add(d)
-                        } else {
-                            v.saturating_sub(d)
-                        })
-                    }
-                    None => {
-                        let span = 2 * self.spaces.saturating_mul(self.spaces);
-                        Some(self.rng.gen_range(min..=min.saturating_add(span)))
-                    }
-                };
-            }
+            Op::SpaceValue => p.space_value = self.next_space_value(&p),
             Op::Resting => {
                 let level = p.resting.level();
                 let next = match level {

@@ -2,7 +2,7 @@
 //! where the last ended, then the solution's lines, counts and report.
 
 use super::{Ending, Engine, Limit, Progress, SearchError, Stats};
-use crate::model::{Position, Puzzle};
+use crate::model::{Goal, Position, Puzzle};
 use crate::moves::State;
 use crate::params::{Algorithm, Limits, SearchParams};
 use crate::report::Status;
@@ -144,6 +144,36 @@ fn spend(remaining: &mut Limits, limits: &Limits, started: std::time::Instant, e
     }
 }
 
+/// An engine for one goal section, refused before it searches when the key
+/// is too wide, bidirectional search meets a one-way pruning, or `--spill`
+/// cannot serve these settings.
+fn checked_engine<'a>(
+    puzzle: &'a Puzzle,
+    goal: &Goal,
+    params: &SearchParams,
+    limits: &Limits,
+    locked: &[usize],
+    progress: Progress,
+) -> Result<Engine<'a>, SearchError> {
+    let engine = Engine::new(puzzle, goal, params, limits, locked, progress);
+    engine.check_key_width()?;
+    check_bidir(&engine, params)?;
+    super::spill::check(&engine)?;
+    Ok(engine)
+}
+
+/// Adds one section's statistics to the whole run's: positions examined
+/// add up, sizes take the largest section, the best distance is the last
+/// section's.
+fn accumulate(total: &mut Stats, stats: &Stats) {
+    total.examined += stats.examined;
+    total.stored = total.stored.max(stats.stored);
+    total.peak_memory = total.peak_memory.max(stats.peak_memory);
+    total.disk_bytes = total.disk_bytes.max(stats.disk_bytes);
+    total.best_distance = stats.best_distance;
+    total.best_distance_positions = stats.best_distance_positions;
+}
+
 /// Solves `puzzle`: every goal section in order.
 pub fn solve(
     puzzle: &Puzzle,
@@ -171,11 +201,8 @@ pub fn solve(
     let mut remaining = *limits;
     let mut best = Vec::new();
     for (k, goal) in puzzle.goals.iter().enumerate() {
-        let mut engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        let mut engine = checked_engine(puzzle, goal, params, &remaining, &locked, progress)?;
         engine.keep_for_best = options.best > 0;
-        engine.check_key_width()?;
-        check_bidir(&engine, params)?;
-        super::spill::check(&engine)?;
         engine.forbidden = &kept;
         let start = current.take().unwrap_or_else(|| {
             let mut s = State::new(puzzle);
@@ -189,14 +216,8 @@ pub fn solve(
         encoding_reason.clone_from(&engine.encoding_reason);
         key_bits = crate::encoding::PositionEncoding::key_bits(&engine.encoding);
         let ending = engine.run(&start);
-        let stats = engine.stats;
-        total.examined += stats.examined;
-        total.stored = total.stored.max(stats.stored);
-        total.peak_memory = total.peak_memory.max(stats.peak_memory);
-        total.disk_bytes = total.disk_bytes.max(stats.disk_bytes);
-        total.best_distance = stats.best_distance;
-        total.best_distance_positions = stats.best_distance_positions;
-        spend(&mut remaining, limits, started, stats.examined);
+        accumulate(&mut total, &engine.stats);
+        spend(&mut remaining, limits, started, engine.stats.examined);
         match ending {
             Ending::Found(path) => {
                 goals_reached += 1;
