@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::ranged::{real, whole};
-use super::verify::{one_puzzle, read_solution};
+use super::verify::puzzle_and_solution;
 use super::{check_writable, write_atomically, Failure, PuzzleInput};
 use crate::improve::{improve, ImproveError, Options};
 use crate::params::Metric;
@@ -52,15 +52,8 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
         check_writable(file).map_err(|m| Failure::input(format!("--output {file}: {m}")))?;
     }
     let file = &args.input.puzzle;
-    let puzzle = &one_puzzle(
-        args.input.load_with_goals()?,
-        args.index,
-        file,
-        "the solution",
-    )?;
-    let text = read_solution(&args.solution, file)?;
-    let moves =
-        solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;
+    let (puzzle, _, moves) = puzzle_and_solution(&args.input, args.index, &args.solution)?;
+    let puzzle = &puzzle;
     let options = Options {
         metric: args.metric,
         window: args.window,

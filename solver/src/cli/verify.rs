@@ -79,17 +79,24 @@ pub(super) fn one_puzzle(
     Ok(puzzles.remove(0))
 }
 
+/// The puzzle a solution file is for (the `index`-th of a collection), the
+/// file's text (for line numbers in errors) and its moves: what `verify`
+/// and `improve` both start from.
+pub fn puzzle_and_solution(
+    input: &PuzzleInput,
+    index: Option<usize>,
+    solution_file: &str,
+) -> Result<(Puzzle, String, Vec<solution::SolutionMove>), Failure> {
+    let file = &input.puzzle;
+    let puzzle = one_puzzle(input.load_with_goals()?, index, file, "the solution")?;
+    let text = read_solution(solution_file, file)?;
+    let moves = solution::parse(&text, solution_file).map_err(|e| Failure::input(e.to_string()))?;
+    Ok((puzzle, text, moves))
+}
+
 pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
-    let file = &args.input.puzzle;
-    let puzzle = &one_puzzle(
-        args.input.load_with_goals()?,
-        args.index,
-        file,
-        "the solution",
-    )?;
-    let text = read_solution(&args.solution, file)?;
-    let moves =
-        solution::parse(&text, &args.solution).map_err(|e| Failure::input(e.to_string()))?;
+    let (puzzle, text, moves) = puzzle_and_solution(&args.input, args.index, &args.solution)?;
+    let puzzle = &puzzle;
     let total = puzzle.goals.len();
     let (code, summary, json) = match replay(puzzle, &moves) {
         Ok(r) if r.solved => (
