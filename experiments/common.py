@@ -56,6 +56,19 @@ def puzzles():
     return out
 
 
+def gnome_levels():
+    """The GNOME Klotski levels of the collection (their `% name:` line says
+    so), as paths from the repository root, sorted."""
+    d = os.path.join(ROOT, "puzzles", "klotski")
+    found = []
+    for name in sorted(os.listdir(d)):
+        with open(os.path.join(d, name)) as f:
+            first = f.readline()
+        if first.startswith("% name:") and "GNOME Klotski" in first:
+            found.append(os.path.join("puzzles", "klotski", name))
+    return found
+
+
 def casebase_without(path, puzzle):
     """The TOML text of the case base at `path` without the case whose
     provenance names `puzzle` (leave one out): its [[case]] block cut out."""

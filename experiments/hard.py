@@ -22,14 +22,13 @@ Environment (the budget is printed into hard.md):
 Run it under `nice -n 19` on a shared machine."""
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-from common import REASONER, ROOT, casebase_without
+from common import REASONER, ROOT, casebase_without, gnome_levels
 
 OUT = os.path.join(ROOT, "experiments", "results")
 RESULTS = os.path.join(OUT, "hard.json")
@@ -43,14 +42,8 @@ JOBS = int(os.environ.get("JOBS", 1))
 
 
 def levels():
-    """GNOME Klotski levels of the collection (their name says so), hard ones first."""
-    d = os.path.join(ROOT, "puzzles", "klotski")
-    found = []
-    for f in sorted(os.listdir(d)):
-        with open(os.path.join(d, f)) as fh:
-            head = fh.read(2000)
-        if re.search(r"(?m)^% name:.*GNOME Klotski", head):
-            found.append(f[:-4])
+    """GNOME Klotski levels of the collection, by name, hard ones first."""
+    found = [os.path.basename(p)[:-4] for p in gnome_levels()]
     wanted = os.environ.get("LEVELS")
     if wanted:
         found = [f for f in found if f in wanted.split(",")]

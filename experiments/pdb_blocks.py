@@ -18,7 +18,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import ROOT, SOLVER, run_json  # noqa: E402
+from common import ROOT, SOLVER, gnome_levels, run_json  # noqa: E402
 
 SAVED = os.path.join(ROOT, "experiments", "results", "pdb_blocks.json")
 
@@ -31,18 +31,6 @@ def add_arguments(ap):
     ap.add_argument("--run-timeout", type=float, default=900, help="seconds per solver run")
     ap.add_argument("--levels", help="comma-separated level file names (default: every GNOME level)")
     ap.add_argument("--metrics", default="steps,moves")
-
-
-def gnome_levels():
-    """The GNOME Klotski levels of the collection, by file name."""
-    d = os.path.join(ROOT, "puzzles", "klotski")
-    found = []
-    for name in sorted(os.listdir(d)):
-        with open(os.path.join(d, name)) as f:
-            head = f.read(400)
-        if "GNOME Klotski" in head.split("\n", 1)[0]:
-            found.append(os.path.join("puzzles", "klotski", name))
-    return found
 
 
 def run(puzzle, metric, args, timeout):
