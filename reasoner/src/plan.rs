@@ -473,9 +473,9 @@ mod tests {
         )
     }
 
-    fn all_attempts(seed: u64, wave: usize) -> Vec<ParamSet> {
-        let mut p = Planner::new(seed, SearchConfig::default(), vec![case(10)], 25, wave, 4)
-            .with_heuristics(heuristics());
+    /// Every attempt `p` plans when each one stops at the limit, best
+    /// distance 3.
+    fn drain(mut p: Planner) -> Vec<ParamSet> {
         let mut out = Vec::new();
         loop {
             let w = p.next_wave();
@@ -488,6 +488,13 @@ mod tests {
             }
         }
         out
+    }
+
+    fn all_attempts(seed: u64, wave: usize) -> Vec<ParamSet> {
+        drain(
+            Planner::new(seed, SearchConfig::default(), vec![case(10)], 25, wave, 4)
+                .with_heuristics(heuristics()),
+        )
     }
 
     #[test]
@@ -535,7 +542,7 @@ mod tests {
         };
         let mut names = heuristics();
         names.push(Heuristic::from("pdb"));
-        let mut p = Planner::new(
+        let p = Planner::new(
             5,
             SearchConfig::default(),
             vec![("a".into(), astar)],
@@ -545,18 +552,11 @@ mod tests {
         )
         .with_heuristics(names);
         let mut memories = Vec::new();
-        loop {
-            let w = p.next_wave();
-            if w.is_empty() {
-                break;
-            }
-            for a in &w {
-                p.learn(a, &result(RunStatus::LimitReached, Some(3), None));
-                if a.params.heuristic.takes_pdb_memory() && a.params.algorithm.informed() {
-                    memories.push(a.params.pdb_bytes());
-                    let args = a.params.solver_args().join(" ");
-                    assert!(args.contains("--heuristic pdb"), "{args}");
-                }
+        for params in drain(p) {
+            if params.heuristic.takes_pdb_memory() && params.algorithm.informed() {
+                memories.push(params.pdb_bytes());
+                let args = params.solver_args().join(" ");
+                assert!(args.contains("--heuristic pdb"), "{args}");
             }
         }
         assert!(memories.contains(&PDB_MEMORY_START), "{memories:?}");
