@@ -91,15 +91,25 @@ impl Geometry {
         for &(i, g) in &self.unique_targets {
             total += self.manhattan(state.anchors[i as usize] as usize, g as usize);
         }
+        total + self.shared_goal_distance(state)
+    }
+
+    /// The goal's requirements on unique blocks: (instance, goal anchor).
+    pub fn unique_targets(&self) -> &[(u16, u16)] {
+        &self.unique_targets
+    }
+
+    /// The part of [`Geometry::goal_distance`] owed by interchangeable goal
+    /// blocks (0 for the usual master-only goal).
+    pub fn shared_goal_distance(&self, state: &State) -> u32 {
+        let mut total = 0;
         for (range, anchors) in &self.shared_targets {
-            {
-                for &g in anchors {
-                    total += state.anchors[range.clone()]
-                        .iter()
-                        .map(|&a| self.manhattan(a as usize, g as usize))
-                        .min()
-                        .unwrap_or(0);
-                }
+            for &g in anchors {
+                total += state.anchors[range.clone()]
+                    .iter()
+                    .map(|&a| self.manhattan(a as usize, g as usize))
+                    .min()
+                    .unwrap_or(0);
             }
         }
         total

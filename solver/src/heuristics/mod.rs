@@ -10,6 +10,7 @@ mod h0;
 mod h1;
 mod h2;
 mod manhattan;
+mod path;
 pub mod pdb;
 
 use crate::geometry::Geometry;
@@ -26,6 +27,7 @@ pub const REGISTRY: &[Spec] = &[
     manhattan::SPEC,
     pdb::SPEC,
     blind::SPEC,
+    path::SPEC,
 ];
 
 /// Estimates how far a position is from the goal.

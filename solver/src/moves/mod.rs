@@ -168,6 +168,25 @@ impl MoveGenerator {
         (0..self.cells).filter(move |&a| self.fits(block_type, a))
     }
 
+    /// Where a block of `block_type` anchored at `at` lands after one step
+    /// in `direction` (an index into [`Direction::ALL`]) on the empty board,
+    /// with the cell offsets (from `at`) that the step newly covers: for
+    /// heuristics that plan a block's route through the others. `None` off
+    /// the board, into a wall, or across its slider's axis.
+    pub fn empty_step(
+        &self,
+        block_type: usize,
+        at: usize,
+        direction: usize,
+    ) -> Option<(usize, &[i32])> {
+        if !self.directions[block_type].contains(&direction) {
+            return None;
+        }
+        let q = self.neighbor[at][direction];
+        (q != NONE && self.fits[block_type * self.cells + q as usize])
+            .then(|| (q as usize, self.leading[block_type][direction].as_slice()))
+    }
+
     /// Where instance `i` (of type `t`, virtually at anchor `at`) lands after
     /// one step in `direction`, if that cell range is free (its own cells count as free).
     #[inline]

@@ -8,6 +8,7 @@ pub mod best;
 mod bfs;
 pub mod bidir;
 pub mod count;
+mod ehc;
 mod error;
 mod ida;
 mod nbs;
@@ -178,6 +179,7 @@ impl<'a> Engine<'a> {
             Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),
             Algorithm::Bidir => bidir::search(self, start),
             Algorithm::Nbs => nbs::search(self, start),
+            Algorithm::Ehc => ehc::search(self, start),
         }
     }
 

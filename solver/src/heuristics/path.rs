@@ -1,0 +1,170 @@
+//! path: the cheapest route of each goal block (the master) to its goal
+//! through the others. A step of the master costs one, plus one for every
+//! cell of its leading edge that another block covers (each such block has
+//! to move at least once before the master can step there); the estimate is
+//! the cheapest route's cost, found by A* over the master's anchors on this
+//! position's board (walls, doors and the board's edge as they are, the
+//! other blocks as costs instead of obstacles). Interchangeable goal blocks
+//! add their Manhattan distance, as in h0.
+//!
+//! Unlike h0, it sees walls (a master that must go round a wall to reach a
+//! door) and a crowded route (blocks standing between the master and its
+//! goal), so greedy searches that follow it clear the master's way instead
+//! of pushing it against the blocks in front. Not admissible: a block that
+//! stands on the route at several steps is counted at each.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::{Context, Heuristic, Spec};
+use crate::geometry::Geometry;
+use crate::moves::{MoveGenerator, State, NO_OWNER};
+
+/// The registration of path (see [`super::REGISTRY`]).
+pub const SPEC: Spec = Spec {
+    name: "path",
+    doc: "Cheapest route of the master to its goal, each step costing one plus the cells other blocks cover in front of it.",
+    admissible: false,
+    proximity: true,
+    options: &[],
+    build: |cx: &Context| Box::new(RouteCost::new(cx)),
+};
+
+/// One goal block's routes: per anchor, its steps on the empty board.
+struct Routes {
+    instance: usize,
+    goal: usize,
+    /// Per anchor: (next anchor, leading-edge offsets from this anchor).
+    steps: Vec<Vec<(u16, Vec<i32>)>>,
+    /// Per anchor: unit steps to the goal on the empty board (`u32::MAX`
+    /// where the goal is out of reach), the A* potential.
+    rest: Vec<u32>,
+}
+
+pub struct RouteCost {
+    geometry: Geometry,
+    routes: Vec<Routes>,
+    /// Scratch for the route search: best cost per anchor and its stamp.
+    cost: Vec<u32>,
+    stamp: Vec<u32>,
+    generation: u32,
+    open: BinaryHeap<Reverse<(u32, u32, u16)>>,
+}
+
+impl RouteCost {
+    fn new(cx: &Context) -> RouteCost {
+        let puzzle = cx.puzzle;
+        let moves = MoveGenerator::new(puzzle, cx.params.metric, &[]);
+        let cells = puzzle.board.len();
+        let routes = cx
+            .geometry
+            .unique_targets()
+            .iter()
+            .map(|&(i, g)| {
+                let t = puzzle.instance_type(i as usize);
+                let steps: Vec<Vec<(u16, Vec<i32>)>> = (0..cells)
+                    .map(|a| {
+                        (0..4)
+                            .filter_map(|d| moves.empty_step(t, a, d))
+                            .map(|(q, edge)| (q as u16, edge.to_vec()))
+                            .collect()
+                    })
+                    .collect();
+                let rest = distances_to(&steps, g as usize);
+                Routes {
+                    instance: i as usize,
+                    goal: g as usize,
+                    steps,
+                    rest,
+                }
+            })
+            .collect();
+        RouteCost {
+            geometry: cx.geometry.clone(),
+            routes,
+            cost: vec![0; cells],
+            stamp: vec![0; cells],
+            generation: 0,
+            open: BinaryHeap::new(),
+        }
+    }
+
+    /// The cheapest route's cost for one goal block, or its Manhattan
+    /// distance when the goal is out of its reach on the empty board.
+    fn route(&mut self, r: usize, state: &State) -> u32 {
+        let routes = &self.routes[r];
+        let from = state.anchors[routes.instance] as usize;
+        if routes.rest[from] == u32::MAX {
+            return self.geometry.manhattan(from, routes.goal);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        let me = routes.instance as u16;
+        self.open.clear();
+        self.open.push(Reverse((routes.rest[from], 0, from as u16)));
+        self.stamp[from] = g;
+        self.cost[from] = 0;
+        while let Some(Reverse((_, c, at))) = self.open.pop() {
+            let at = at as usize;
+            if at == routes.goal {
+                return c;
+            }
+            if c > self.cost[at] {
+                continue;
+            }
+            for (q, edge) in &routes.steps[at] {
+                let q = *q as usize;
+                let blocked = edge
+                    .iter()
+                    .filter(|&&off| {
+                        let o = state.owner[(at as i32 + off) as usize];
+                        o != NO_OWNER && o != me
+                    })
+                    .count() as u32;
+                let c2 = c + 1 + blocked;
+                if self.stamp[q] != g || c2 < self.cost[q] {
+                    self.stamp[q] = g;
+                    self.cost[q] = c2;
+                    self.open.push(Reverse((c2 + routes.rest[q], c2, q as u16)));
+                }
+            }
+        }
+        self.geometry.manhattan(from, routes.goal)
+    }
+}
+
+/// Unit steps from every anchor to `goal` over `steps` (steps are
+/// reversible on the empty board, so a search from the goal gives them).
+fn distances_to(steps: &[Vec<(u16, Vec<i32>)>], goal: usize) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; steps.len()];
+    dist[goal] = 0;
+    let mut queue = std::collections::VecDeque::from([goal]);
+    while let Some(at) = queue.pop_front() {
+        for (q, _) in &steps[at] {
+            let q = *q as usize;
+            if dist[q] == u32::MAX {
+                dist[q] = dist[at] + 1;
+                queue.push_back(q);
+            }
+        }
+    }
+    dist
+}
+
+impl Heuristic for RouteCost {
+    fn name(&self) -> &'static str {
+        "path"
+    }
+
+    fn estimate(&mut self, state: &State) -> u32 {
+        let mut total = self.geometry.shared_goal_distance(state);
+        for r in 0..self.routes.len() {
+            total += self.route(r, state);
+        }
+        total
+    }
+}
