@@ -5,9 +5,11 @@
 //! [`table`] (`tests/tests/reasoner_flags.rs` keeps the two equal).
 //!
 //! The flags passed on to the solver (`--position-limit`, `--max-memory`,
-//! `--weight`, `--h2`) take their ranges from the shared
+//! `--weight`) take their ranges from the shared
 //! declaration of the solver's flags (`sbp_protocol::ranges`), so that no
-//! attempt fails on a value this side accepted.
+//! attempt fails on a value this side accepted; `casebase add`'s prunings'
+//! and options' flags are read against the solver's own declarations
+//! (`space.rs`), which the solver lists.
 //! The upper ends keep every accepted value from overflowing or allocating in
 //! proportion to the value.
 
@@ -119,12 +121,6 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
             "proximity search: most distance to a tried set",
         ),
         passed_on("weight", ADD, "weight", "A*'s weight on the heuristic"),
-        passed_on("h2", ADD, "h2", "h2's weights A,B,C (each in the range)"),
-        NumericFlag {
-            commands: ADD,
-            // Any cutoff: the solver's space-value pruning declares 0 to 2^64-1.
-            ..own("space-value", any, "space-value cutoff")
-        },
         passed_on(
             "position-limit",
             ADD,
@@ -212,9 +208,6 @@ pub mod parse {
     pub fn spaces(s: &str) -> Result<u64, String> {
         whole("spaces", s)
     }
-    pub fn space_value(s: &str) -> Result<u64, String> {
-        whole("space-value", s)
-    }
     pub fn attempts(s: &str) -> Result<usize, String> {
         whole("attempts", s).map(|n| n as usize)
     }
@@ -249,10 +242,6 @@ pub mod parse {
     }
     pub fn weight(s: &str) -> Result<f64, String> {
         Ok(reals("weight", s)?[0])
-    }
-    pub fn h2(s: &str) -> Result<[f64; 3], String> {
-        let v = reals("h2", s)?;
-        Ok([v[0], v[1], v[2]])
     }
     /// `--retrieval`: one of [`crate::retrieval::NAMES`].
     pub fn retrieval(s: &str) -> Result<crate::retrieval::Retrieval, String> {
@@ -314,8 +303,6 @@ mod tests {
             "must be a byte count from 1M to 1024T (suffixes K, M, G, T)"
         );
         assert!(max_memory("1K").is_err());
-        assert_eq!(h2("1,0,1"), Ok([1.0, 0.0, 1.0]));
-        assert!(h2("NaN,1,1").is_err() && h2("-1,1,1").is_err() && h2("1,1").is_err());
         assert!(weight("inf").is_err() && weight("0").is_err());
         assert!(distance("NaN").is_err());
         assert_eq!(retrieval("none"), Ok(crate::retrieval::Retrieval::None));

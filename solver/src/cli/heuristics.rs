@@ -10,7 +10,7 @@ use crate::heuristics::REGISTRY;
 
 #[derive(Args, Debug)]
 pub struct HeuristicsArgs {
-    /// Print one JSON list of {name, doc, admissible, options}.
+    /// Print one JSON list of {name, doc, admissible, options, proximity}, each option with its flag, JSON name, kind, default, range and how the reasoner varies it.
     #[arg(long)]
     pub json: bool,
 }
@@ -30,7 +30,8 @@ pub fn run(args: &HeuristicsArgs) -> Result<i32, Failure> {
         let options = if s.options.is_empty() {
             String::new()
         } else {
-            format!(", options --{}", s.options.join(" --"))
+            let flags: Vec<&str> = s.options.iter().map(|o| o.flag).collect();
+            format!(", options --{}", flags.join(" --"))
         };
         outln!("{:<10} {admissible}{options}: {}", s.name, s.doc);
     }

@@ -70,6 +70,7 @@ pub fn check_common(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>
         .collect::<Result<Vec<_>, _>>()?;
     params.check_ranges().map_err(SearchError::OutOfRange)?;
     crate::pruning::check(params).map_err(SearchError::OutOfRange)?;
+    crate::heuristics::check_options(params).map_err(SearchError::OutOfRange)?;
     Ok(locked)
 }
 
@@ -83,8 +84,8 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, Se
     if params.heuristic.name() == crate::heuristics::pdb::SPEC.name && params.algorithm.informed() {
         for goal in &puzzle.goals {
             let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
-            let spec = params.pdb.patterns.as_deref();
-            let memory = params.pdb.memory;
+            let spec = crate::heuristics::pdb::PATTERNS.text(params);
+            let memory = crate::heuristics::pdb::MEMORY.whole(params);
             crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory)
                 .map_err(SearchError::Heuristic)?;
         }
