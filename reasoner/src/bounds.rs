@@ -206,17 +206,25 @@ mod tests {
         assert!(b.unsolvable);
     }
 
-    /// A second cutoff (goal-radius) is learnt the same way, and a run with
-    /// it on says nothing about the space value's bound with it off.
+    /// A second declared cutoff is learnt the same way, and a run with it
+    /// on says nothing about the space value's bound with it off.
     #[test]
     fn every_declared_cutoff_has_its_own_bound() {
-        let mut b = Bounds::new(crate::space::tests::fixture().prunings);
-        let radius = |r: u64| sv(Some(30), "off").with("goal_radius", Value::Whole(r));
+        let prunings = crate::space::tests::fixture().prunings;
+        let second = prunings
+            .iter()
+            .filter(|p| matches!(p.kind, PruningKind::Cutoff { .. }))
+            .nth(1)
+            .expect("the solver declares a second cutoff")
+            .json
+            .clone();
+        let mut b = Bounds::new(prunings);
+        let radius = |r: u64| sv(Some(30), "off").with(&second, Value::Whole(r));
         b.learn_no_solution(&radius(3));
         assert!(b.forbids(&radius(2)) && b.forbids(&radius(3)));
         assert!(!b.forbids(&radius(4)));
         assert!(!b.forbids(&sv(Some(30), "off")));
-        assert_eq!(b.cutoff_min("goal_radius", &radius(1)), 4);
+        assert_eq!(b.cutoff_min(&second, &radius(1)), 4);
         // Lifting raises the cutoffs in declaration order: the space value
         // first, which already leaves the region.
         let lifted = b.lift(&radius(1)).unwrap();

@@ -16,10 +16,9 @@
 //! heuristics --json`, `solver prunings --json`, read at the start of each
 //! cycle into a [`crate::space::Space`], which holds the normal form, the
 //! distance and the checks); a set keeps them in [`Settings`], keyed as case
-//! bases name them: a pruning by its JSON name, an option by its JSON name
-//! with `_` for `.` (`pdb.memory` is `pdb_memory`). A key is the solver's
-//! flag with `_` for `-` (the solver's registry tests check it), so that a
-//! set turns into `solver` flags without the declarations.
+//! bases name them: the solver's flag with `_` for `-` (`pdb_memory`; a
+//! pruning's JSON name, which the solver's registry test keeps equal to it),
+//! so that a set turns into `solver` flags without the declarations.
 //!
 //! The thesis drops IDA*, "master never away", subgoals and locked blocks from
 //! the meta-level (§5.5); so does the proximity search (a pruning's or

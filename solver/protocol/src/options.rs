@@ -120,8 +120,7 @@ pub enum Vary {
 pub struct OptionInfo {
     /// Its command-line flag without the dashes.
     pub flag: String,
-    /// Its key in the JSON `params` (`h2`, or `pdb.memory` in object `pdb`);
-    /// in case bases the same with `_` for `.` (see [`OptionInfo::key`]).
+    /// Its key in the JSON `params` (`h2`, or `pdb.memory` in object `pdb`).
     pub json: String,
     /// One line for `--help` and the docs.
     pub doc: String,
@@ -138,10 +137,11 @@ pub struct OptionInfo {
 }
 
 impl OptionInfo {
-    /// Its key in the reasoner's case bases: the JSON name with `_` for `.`
-    /// (`pdb.memory` is `pdb_memory`).
+    /// Its key in the reasoner's case bases: the flag with `_` for `-`
+    /// (`pdb-memory` is `pdb_memory`), as a pruning's JSON name is its
+    /// flag's; so the reasoner turns a key back into the flag.
     pub fn key(&self) -> String {
-        self.json.replace('.', "_")
+        self.flag.replace('-', "_")
     }
 
     /// Its default value; `None` for text, which is unset by default.

@@ -101,8 +101,8 @@ pub struct Opt {
     /// Its command-line flag, without the dashes.
     pub flag: &'static str,
     /// Its key in the JSON `params`: `name`, or `group.name` for a key of the
-    /// object `group` (a key of its own must be a list of reals); in case
-    /// bases the same with `_` for `.`.
+    /// object `group` (a key of its own must be a list of reals). In case
+    /// bases its key is the flag with `_` for `-`.
     pub json: &'static str,
     /// One line for `--help`, the range table and `solver heuristics`.
     pub doc: &'static str,
