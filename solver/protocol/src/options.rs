@@ -14,6 +14,7 @@
 //! list, so that it cannot be taken for a pruning's setting (the solver's
 //! registry test checks this).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -77,7 +78,8 @@ pub fn format_real(x: f64) -> String {
     }
 }
 
-/// What an option takes.
+/// What an option takes. The solver declares it in a constant (hence the
+/// borrowed default), the reasoner reads it from `solver heuristics --json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum OptionKind {
@@ -86,7 +88,7 @@ pub enum OptionKind {
         count: usize,
         min: f64,
         max: f64,
-        default: Vec<f64>,
+        default: Cow<'static, [f64]>,
     },
     /// A whole number (`bytes`: with suffixes K, M, G, T) within `min..=max`.
     Whole {
@@ -147,7 +149,7 @@ impl OptionInfo {
     /// Its default value; `None` for text, which is unset by default.
     pub fn default_value(&self) -> Option<Value> {
         match &self.kind {
-            OptionKind::Reals { default, .. } => Some(Value::Reals(default.clone())),
+            OptionKind::Reals { default, .. } => Some(Value::Reals(default.to_vec())),
             OptionKind::Whole { default, .. } => Some(Value::Whole(*default)),
             OptionKind::Text => None,
         }

@@ -11,9 +11,9 @@
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 
 use super::ranged::{reals_in, whole_in};
-use crate::heuristics::{Opt, OptKind, REGISTRY};
+use crate::heuristics::{Opt, REGISTRY};
 use crate::params::{Arity, NumericFlag, ValueRange};
-use sbp_protocol::options::{OptionSettings, Value};
+use sbp_protocol::options::{OptionKind, OptionSettings, Value};
 
 /// Every registered option's value as the command line gave it (or its
 /// default): the recorded ones by JSON name, the others (a cache folder) by
@@ -33,7 +33,7 @@ pub fn all() -> impl Iterator<Item = &'static Opt> {
 /// so that it is parsed, refused and tabulated like every other one.
 pub fn numeric_flag(opt: &'static Opt) -> Option<NumericFlag> {
     let (arity, range) = match opt.kind {
-        OptKind::Reals {
+        OptionKind::Reals {
             count, min, max, ..
         } => {
             let arity = if count == 1 {
@@ -43,11 +43,11 @@ pub fn numeric_flag(opt: &'static Opt) -> Option<NumericFlag> {
             };
             (arity, ValueRange::Real { min, max })
         }
-        OptKind::Whole {
+        OptionKind::Whole {
             min, max, bytes, ..
         } if bytes => (Arity::One, ValueRange::Bytes { min, max }),
-        OptKind::Whole { min, max, .. } => (Arity::One, ValueRange::Whole { min, max }),
-        OptKind::Text => return None,
+        OptionKind::Whole { min, max, .. } => (Arity::One, ValueRange::Whole { min, max }),
+        OptionKind::Text => return None,
     };
     Some(NumericFlag {
         name: opt.flag,
@@ -62,13 +62,13 @@ pub fn numeric_flag(opt: &'static Opt) -> Option<NumericFlag> {
 fn arg(opt: &'static Opt) -> Arg {
     let arg = Arg::new(opt.flag).long(opt.flag).help(opt.doc);
     match (&opt.kind, numeric_flag(opt)) {
-        (OptKind::Reals { count, .. }, Some(flag)) => {
+        (OptionKind::Reals { count, .. }, Some(flag)) => {
             let shown = ["X", "X", "A,B", "A,B,C", "A,B,C,D"];
             arg.value_name(shown.get(*count).copied().unwrap_or("X,..."))
                 .allow_hyphen_values(true)
                 .value_parser(reals_in(flag, *count))
         }
-        (OptKind::Whole { bytes, .. }, Some(flag)) => arg
+        (OptionKind::Whole { bytes, .. }, Some(flag)) => arg
             .value_name(if *bytes { "BYTES" } else { "N" })
             .allow_hyphen_values(true)
             .value_parser(whole_in::<u64>(flag)),
@@ -79,15 +79,15 @@ fn arg(opt: &'static Opt) -> Arg {
 /// The value the command line gave `opt`, or its default.
 fn value(opt: &Opt, m: &ArgMatches) -> Option<Value> {
     match &opt.kind {
-        OptKind::Reals { default, .. } => Some(Value::Reals(
+        OptionKind::Reals { default, .. } => Some(Value::Reals(
             m.get_one::<Vec<f64>>(opt.flag)
                 .cloned()
                 .unwrap_or_else(|| default.to_vec()),
         )),
-        OptKind::Whole { default, .. } => Some(Value::Whole(
+        OptionKind::Whole { default, .. } => Some(Value::Whole(
             m.get_one::<u64>(opt.flag).copied().unwrap_or(*default),
         )),
-        OptKind::Text => m.get_one::<String>(opt.flag).cloned().map(Value::Text),
+        OptionKind::Text => m.get_one::<String>(opt.flag).cloned().map(Value::Text),
     }
 }
 

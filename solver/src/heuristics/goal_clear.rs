@@ -5,10 +5,12 @@
 //! example of `docs/extending.md`: a heuristic with an option of its own is
 //! this one file plus its line in `REGISTRY`.
 
-use super::{Context, Heuristic, Opt, OptKind, Spec};
+use std::borrow::Cow;
+
+use super::{Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::moves::{State, NO_OWNER};
-use sbp_protocol::options::Vary;
+use sbp_protocol::options::{OptionKind, Vary};
 
 /// `--goal-clear-weight W`: what each held goal cell adds. The reasoner
 /// varies it on the `log2(1 + x)` scale, as it does the weights.
@@ -16,11 +18,11 @@ pub const WEIGHT: Opt = Opt {
     flag: "goal-clear-weight",
     json: "goal_clear.weight",
     doc: "goal-clear's cost W of each goal cell another block holds",
-    kind: OptKind::Reals {
+    kind: OptionKind::Reals {
         count: 1,
         min: 0.0,
         max: 1e6,
-        default: &[1.0],
+        default: Cow::Borrowed(&[1.0]),
     },
     vary: Vary::Log1p,
     recorded: true,

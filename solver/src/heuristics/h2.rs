@@ -12,11 +12,13 @@
 //! `B = 4*s^2` the penalty only bites on badly scattered positions, which is
 //! what the thesis's setting suggests. Not admissible.
 
-use super::{Context, Heuristic, Opt, OptKind, Spec};
+use std::borrow::Cow;
+
+use super::{Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
-use sbp_protocol::options::Vary;
+use sbp_protocol::options::{OptionKind, Vary};
 
 /// h2's weights `--h2 A,B,C`: varied by the reasoner on the `log2(1 + x)`
 /// scale, where doubling a weight costs about one unit.
@@ -25,11 +27,11 @@ pub const WEIGHTS: Opt = Opt {
     json: "h2",
     doc:
         "h2's weights A,B,C: master distance, space-value allowance, spaces' distance to the master",
-    kind: OptKind::Reals {
+    kind: OptionKind::Reals {
         count: 3,
         min: 0.0,
         max: 1e6,
-        default: &[1.0, 0.0, 1.0],
+        default: Cow::Borrowed(&[1.0, 0.0, 1.0]),
     },
     vary: Vary::Log1p,
     recorded: true,

@@ -106,7 +106,7 @@ pub struct Opt {
     pub json: &'static str,
     /// One line for `--help`, the range table and `solver heuristics`.
     pub doc: &'static str,
-    pub kind: OptKind,
+    pub kind: OptionKind,
     /// How the reasoner's proximity search varies it and its distance
     /// compares it.
     pub vary: Vary,
@@ -117,59 +117,14 @@ pub struct Opt {
     pub start: Option<u64>,
 }
 
-/// What an option takes (see [`OptionKind`]).
-pub enum OptKind {
-    /// `count` comma-separated reals within `min..=max`.
-    Reals {
-        count: usize,
-        min: f64,
-        max: f64,
-        default: &'static [f64],
-    },
-    /// A whole number (a byte count with suffixes when `bytes`).
-    Whole {
-        min: u64,
-        max: u64,
-        bytes: bool,
-        default: u64,
-    },
-    /// Free text, unset by default.
-    Text,
-}
-
 impl Opt {
     /// The declaration as the shared vocabulary describes it.
     pub fn info(&self) -> OptionInfo {
-        let kind = match self.kind {
-            OptKind::Reals {
-                count,
-                min,
-                max,
-                default,
-            } => OptionKind::Reals {
-                count,
-                min,
-                max,
-                default: default.to_vec(),
-            },
-            OptKind::Whole {
-                min,
-                max,
-                bytes,
-                default,
-            } => OptionKind::Whole {
-                min,
-                max,
-                bytes,
-                default,
-            },
-            OptKind::Text => OptionKind::Text,
-        };
         OptionInfo {
             flag: self.flag.to_string(),
             json: self.json.to_string(),
             doc: self.doc.to_string(),
-            kind,
+            kind: self.kind.clone(),
             vary: self.vary,
             recorded: self.recorded,
             start: self.start.map(Value::Whole),
@@ -190,7 +145,7 @@ impl Opt {
     pub fn reals(&self, params: &SearchParams) -> Vec<f64> {
         match (self.value(params).and_then(Value::as_reals), &self.kind) {
             (Some(v), _) => v,
-            (None, OptKind::Reals { default, .. }) => default.to_vec(),
+            (None, OptionKind::Reals { default, .. }) => default.to_vec(),
             (None, _) => Vec::new(),
         }
     }
@@ -199,7 +154,7 @@ impl Opt {
     pub fn whole(&self, params: &SearchParams) -> u64 {
         match (self.value(params), &self.kind) {
             (Some(Value::Whole(v)), _) => *v,
-            (_, OptKind::Whole { default, .. }) => *default,
+            (_, OptionKind::Whole { default, .. }) => *default,
             _ => 0,
         }
     }
@@ -278,7 +233,7 @@ mod tests {
             }
             let own_key = !a.json.contains('.');
             assert!(
-                !own_key || matches!(a.kind, OptKind::Reals { .. }),
+                !own_key || matches!(a.kind, OptionKind::Reals { .. }),
                 "--{}: a key of its own must be a list of reals",
                 a.flag
             );

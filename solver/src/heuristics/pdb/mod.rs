@@ -18,13 +18,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::manhattan::ManhattanLinearConflict;
-use super::{Context, Heuristic, Opt, OptKind, Spec};
+use super::{Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
 use crate::params::{Metric, SearchParams};
 use abstraction::Abstraction;
-use sbp_protocol::options::Vary;
+use sbp_protocol::options::{OptionKind, Vary};
 use tiles::additive::TileDatabases;
 
 /// `--pdb GROUPS`: the patterns as groups of block ids, automatic when unset.
@@ -32,7 +32,7 @@ pub const PATTERNS: Opt = Opt {
     flag: "pdb",
     json: "pdb.patterns",
     doc: "the patterns as groups of block ids, e.g. 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15 (default: chosen within --pdb-memory)",
-    kind: OptKind::Text,
+    kind: OptionKind::Text,
     vary: Vary::Fixed,
     recorded: true,
     start: None,
@@ -46,7 +46,7 @@ pub const MEMORY: Opt = Opt {
     flag: "pdb-memory",
     json: "pdb.memory",
     doc: "bytes all pattern databases may take together",
-    kind: OptKind::Whole {
+    kind: OptionKind::Whole {
         min: 1 << 10,
         max: 64 << 30,
         bytes: true,
@@ -63,7 +63,7 @@ pub const CACHE: Opt = Opt {
     flag: "pdb-cache",
     json: "pdb.cache",
     doc: "folder of cached tables, or `off` (default: the user's cache folder)",
-    kind: OptKind::Text,
+    kind: OptionKind::Text,
     vary: Vary::Fixed,
     recorded: false,
     start: None,
