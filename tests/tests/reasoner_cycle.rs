@@ -55,11 +55,7 @@ fn retrieval_order_matches_the_thesis_formula() {
         "--solver",
         s(&solver),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     let r = json_of(&out);
     let got: Vec<(String, f64, bool)> = r["cases"]
         .as_array()
@@ -610,11 +606,7 @@ fn legacy_case_bases_are_imported() {
     .unwrap();
     let cb = dir.path("cb.toml");
     let out = reasoner(&["casebase", "import", s(&legacy), "--into", s(&cb)]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     let shown = json_of(&reasoner(&[
         "casebase",
         "show",
@@ -640,6 +632,6 @@ fn legacy_case_bases_are_imported() {
         s(&cb),
         "--replace",
     ]);
-    assert!(out.status.success());
+    end_to_end::assert_success(&out, "");
     assert_eq!(list_cases(&cb), ["puzzle 04 american pie"]);
 }

@@ -201,11 +201,7 @@ pub fn solve_json(args: &[&str]) -> (Output, Value) {
 
 pub fn list_cases(cb: &Path) -> Vec<String> {
     let out = reasoner(&["casebase", "list", s(cb), "--json"]);
-    assert!(
-        out.status.success(),
-        "the case base does not load: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "the case base does not load");
     json_of(&out)["case"]
         .as_array()
         .map(|a| {
