@@ -230,6 +230,12 @@ impl Space {
             info.check(&setting).map_err(|m| format!("--{flag}: {m}"))?;
             return Ok((info.json.clone(), Space::stored(&setting)));
         }
+        let unrecorded = self.heuristics.iter().flat_map(|h| &h.options);
+        if unrecorded.filter(|o| !o.recorded).any(|o| o.flag == flag) {
+            return Err(format!(
+                "--{flag} is not part of a run's parameters (it says where, not what); leave it out"
+            ));
+        }
         let Some(o) = self.options_of(h).find(|o| o.flag == flag) else {
             return Err(format!(
                 "--{flag} is neither a pruning nor an option of heuristic {h} \

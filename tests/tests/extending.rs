@@ -74,6 +74,12 @@ fn nothing_but_its_file_and_its_registration_names_it() {
     );
 }
 
+/// The values of `keys` in a declaration, as text.
+fn fields(declaration: &Value, keys: &[&str]) -> Vec<String> {
+    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    keys.iter().map(|k| text(&declaration[*k])).collect()
+}
+
 /// `solver solve` with these flags: exit code and JSON result.
 fn solve(args: &[&str]) -> (Option<i32>, Value) {
     let mut all = vec!["solve", "puzzles/klotski/classic.txt", "--json", "--quiet"];
@@ -94,20 +100,9 @@ fn the_solver_lists_accepts_and_records_it_and_its_option() {
         .iter()
         .find(|h| h["name"] == "goal-clear")
         .expect("solver heuristics lists goal-clear");
-    let option = &h["options"][0];
     assert_eq!(
-        (
-            &option["flag"],
-            &option["json"],
-            &option["kind"],
-            &option["vary"]
-        ),
-        (
-            &Value::from("goal-clear-weight"),
-            &Value::from("goal_clear.weight"),
-            &Value::from("reals"),
-            &Value::from("log1p")
-        )
+        fields(&h["options"][0], &["flag", "json", "kind", "vary"]),
+        ["goal-clear-weight", "goal_clear.weight", "reals", "log1p"]
     );
     // Its default weight 1 never overestimates: A* finds BFS's optimum.
     let astar = ["--algorithm", "astar", "--heuristic", "goal-clear"];
@@ -289,18 +284,8 @@ fn the_solver_lists_takes_applies_and_records_the_example_pruning() {
         .find(|p| p["name"] == "goal-radius")
         .expect("solver prunings lists goal-radius");
     assert_eq!(
-        (
-            &radius["flag"],
-            &radius["json"],
-            &radius["kind"],
-            &radius["directed"]
-        ),
-        (
-            &Value::from("goal-radius"),
-            &Value::from("goal_radius"),
-            &Value::from("cutoff"),
-            &Value::from(false)
-        )
+        fields(radius, &["flag", "json", "kind", "directed"]),
+        ["goal-radius", "goal_radius", "cutoff", "false"]
     );
     // Classic Klotski's master starts 3 cells from its goal and must step
     // away once: a radius of 3 leaves no solution, 4 the BFS optimum.
