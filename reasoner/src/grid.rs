@@ -46,18 +46,11 @@ pub fn grid(seed: u64, size: usize, spaces: u64, space: Space) -> Vec<(String, P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::Heuristic;
-
-    fn heuristics() -> Space {
-        let mut s = crate::space::tests::fixture();
-        s.heuristics
-            .retain(|h| ["h0", "h1", "h2", "manhattan"].contains(&h.name.as_str()));
-        s
-    }
+    use crate::space::tests::thesis_space as space;
 
     #[test]
     fn the_grid_starts_with_the_general_settings_and_never_repeats_a_set() {
-        let space = heuristics();
+        let space = space();
         let g = grid(7, 60, 4, space.clone());
         assert_eq!(g.len(), 60);
         let general = plan::standard_settings(4);
@@ -73,7 +66,6 @@ mod tests {
         for h in space.proximity_heuristics() {
             assert!(g.iter().any(|(_, p)| p.heuristic == h), "{h}");
         }
-        let _: Option<Heuristic> = None;
         let resting: std::collections::BTreeSet<String> = g
             .iter()
             .filter_map(|(_, p)| p.settings.get("resting").map(|v| v.to_string()))
@@ -83,8 +75,8 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_grid() {
-        assert_eq!(grid(3, 50, 2, heuristics()), grid(3, 50, 2, heuristics()));
-        assert_ne!(grid(3, 50, 2, heuristics()), grid(4, 50, 2, heuristics()));
-        assert_eq!(grid(3, 2, 2, heuristics()).len(), 2);
+        assert_eq!(grid(3, 50, 2, space()), grid(3, 50, 2, space()));
+        assert_ne!(grid(3, 50, 2, space()), grid(4, 50, 2, space()));
+        assert_eq!(grid(3, 2, 2, space()).len(), 2);
     }
 }

@@ -514,7 +514,7 @@ pub fn choose_final<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::space::tests::fixture;
+    use crate::space::tests::{fixture, thesis_space as space};
 
     #[test]
     fn the_general_settings_stay_in_the_solver_s_ranges_on_any_board() {
@@ -527,15 +527,6 @@ mod tests {
             standard_settings(4)[3].1.settings.get("h2"),
             Some(&Value::Reals(vec![6.0, 64.0, 2.0]))
         );
-    }
-
-    /// The space of the thesis's heuristics h0, h1, h2 and manhattan, and
-    /// the solver's prunings.
-    fn space() -> Space {
-        let mut s = fixture();
-        s.heuristics
-            .retain(|h| ["h0", "h1", "h2", "manhattan"].contains(&h.name.as_str()));
-        s
     }
 
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {
