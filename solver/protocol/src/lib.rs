@@ -3,7 +3,8 @@
 //! defaults and valid ranges, the JSON result of `solver solve --json`, and
 //! the feature names of `solver features --json`. Heuristics and prunings
 //! are open sets, declared in the solver's own files and described here by
-//! [`HeuristicInfo`] and [`PruningInfo`].
+//! [`HeuristicInfo`] (with each heuristic's own options, [`OptionInfo`]) and
+//! [`PruningInfo`].
 //!
 //! The reasoner never links the solver's search code; it runs the `solver`
 //! binary and reads its JSON. Both binaries depend on this crate so that a
