@@ -724,4 +724,55 @@ mod tests {
         assert_eq!(rescale(0.0, 1.0), 1.0);
         assert_eq!(rescale(1.0, 0.5), 1.83);
     }
+
+    /// The proximity search draws what it drew before prunings and options
+    /// were read from the solver's declarations: `plan_draws_before.txt`
+    /// holds the attempts five planners made then (the reasoner of commit
+    /// 5dfee73; a `no_solution` every fifth attempt, with and without
+    /// `pdb`), the solver flags of each; `--pdb-memory` at its default was
+    /// left out then.
+    #[test]
+    fn the_draws_are_those_of_before_the_declarations() {
+        let mut out = String::new();
+        for (seed, spaces, pdb) in [
+            (7, 4, false),
+            (8, 4, false),
+            (5, 3, true),
+            (11, 2, true),
+            (3, 6, true),
+        ] {
+            let mut space = fixture();
+            space.heuristics.retain(|h| {
+                ["h0", "h1", "h2", "manhattan"].contains(&h.name.as_str())
+                    || (pdb && h.name == "pdb")
+            });
+            let astar = ParamSet {
+                algorithm: Algorithm::Astar,
+                ..ParamSet::default()
+            };
+            let reuse = vec![case(10), ("b".to_string(), astar)];
+            let mut p =
+                Planner::new(seed, SearchConfig::default(), reuse, 60, 4, spaces).with_space(space);
+            let mut k = 0;
+            loop {
+                let wave = p.next_wave();
+                if wave.is_empty() {
+                    break;
+                }
+                for a in &wave {
+                    k += 1;
+                    let status = if k % 5 == 0 {
+                        RunStatus::NoSolution
+                    } else {
+                        RunStatus::LimitReached
+                    };
+                    p.learn(a, &result(status, Some(3), None));
+                    let args = a.params.solver_args().join(" ");
+                    let args = args.replace(" --pdb-memory 536870912", "");
+                    out.push_str(&format!("{seed} {} {args}\n", a.index));
+                }
+            }
+        }
+        assert_eq!(out, include_str!("plan_draws_before.txt"));
+    }
 }
