@@ -52,13 +52,21 @@ const SECONDS: ValueRange = ValueRange::Real {
 };
 const DISTANCE: ValueRange = ValueRange::Real { min: 0.0, max: 1e6 };
 
-/// Every numeric flag of `reasoner` with its valid range.
+/// Every numeric flag of `reasoner` with its valid range: `solve`'s, then
+/// the other commands'.
 pub fn numeric_flags() -> Vec<NumericFlag> {
-    let any = ValueRange::Whole {
-        min: 0,
-        max: u64::MAX,
-    };
-    let whole = |min, max| ValueRange::Whole { min, max };
+    let mut all = solve_flags();
+    all.extend(other_flags());
+    all
+}
+
+fn whole_range(min: u64, max: u64) -> ValueRange {
+    ValueRange::Whole { min, max }
+}
+
+/// The numeric flags of `reasoner solve`.
+fn solve_flags() -> Vec<NumericFlag> {
+    let any = whole_range(0, u64::MAX);
     vec![
         own("seed", any, "seed of the proximity search"),
         passed_on(
@@ -69,10 +77,10 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
         ),
         own(
             "attempts",
-            whole(0, 10_000),
+            whole_range(0, 10_000),
             "attempts before the final (0: only the final)",
         ),
-        own("jobs", whole(1, 256), "solver processes at once"),
+        own("jobs", whole_range(1, 256), "solver processes at once"),
         own(
             "time-budget",
             SECONDS,
@@ -80,18 +88,18 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
         ),
         own(
             "position-budget",
-            whole(1, u64::MAX),
+            whole_range(1, u64::MAX),
             "positions all solver runs together may examine",
         ),
-        own("wave", whole(1, 1000), "attempts planned together"),
+        own("wave", whole_range(1, 1000), "attempts planned together"),
         own(
             "variants",
-            whole(0, 100),
+            whole_range(0, 100),
             "easier-variant recipes tried when the attempts fail (0: none)",
         ),
         own(
             "restarts",
-            whole(0, 100),
+            whole_range(0, 100),
             "rounds of restarts from the best positions (0: none)",
         ),
         own(
@@ -120,6 +128,12 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
             DISTANCE,
             "proximity search: most distance to a tried set",
         ),
+    ]
+}
+
+/// The numeric flags of `reasoner casebase add` and `reasoner settings`.
+fn other_flags() -> Vec<NumericFlag> {
+    vec![
         passed_on("weight", ADD, "weight", "A*'s weight on the heuristic"),
         passed_on(
             "position-limit",
@@ -132,7 +146,7 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
             // A board has at most 128 x 128 cells.
             ..own(
                 "spaces",
-                whole(0, 128 * 128),
+                whole_range(0, 128 * 128),
                 "the puzzle's number of spaces",
             )
         },
