@@ -5,7 +5,6 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use sbp_protocol::HeuristicInfo;
 use tokio::task::{AbortHandle, JoinSet};
 use tracing::Instrument;
 
@@ -15,13 +14,14 @@ use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::improve;
 use crate::interrupt::Interrupt;
-use crate::params::{Heuristic, ParamSet};
+use crate::params::ParamSet;
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
 use crate::retrieval::Retrieval as Mode;
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
 use crate::similarity::{self, Ranked, Similarity};
+use crate::space::Space;
 use crate::{restart, variant};
 
 /// Settings of one cycle.
@@ -153,19 +153,21 @@ fn solves(p: &Planned, r: &AttemptResult) -> bool {
 }
 
 /// The retrieval (ranked, then `--retrieval`'s pick) and the solver's
-/// heuristics, asked together so that one interrupt covers both solver calls.
+/// parameter space, asked together so that one interrupt covers the solver
+/// calls.
 async fn retrieve_and_list(
     runner: &Runner,
     puzzle: &Path,
     cb: &CaseBase,
     sim: &dyn Similarity,
     config: &CycleConfig,
-) -> Result<(Retrieval, Vec<HeuristicInfo>), Error> {
+) -> Result<(Retrieval, Space), Error> {
     let timeout = config.attempt_timeout;
-    let (found, heuristics) = tokio::try_join!(
+    let (found, space) = tokio::try_join!(
         retrieve(runner, puzzle, cb, sim, timeout),
-        runner.heuristics(timeout)
+        runner.space(timeout)
     )?;
+    cb.check_against(&space)?;
     let (ranked, retrieved) = config
         .retrieval
         .pick(found.ranked, found.retrieved, config.seed);
@@ -174,7 +176,7 @@ async fn retrieve_and_list(
         retrieved,
         ..found
     };
-    Ok((found, heuristics))
+    Ok((found, space))
 }
 
 /// Runs the whole cycle on one puzzle (without retain). When `stop` fires,
@@ -188,7 +190,7 @@ pub async fn run(
     config: &CycleConfig,
     stop: &mut Interrupt,
 ) -> Result<Report, Error> {
-    let (found, heuristics) = match stop
+    let (found, space) = match stop
         .until(retrieve_and_list(&runner, puzzle, cb, sim, config))
         .await
     {
@@ -231,13 +233,7 @@ pub async fn run(
         config.wave,
         spaces,
     )
-    .with_heuristics(
-        heuristics
-            .into_iter()
-            .filter(|h| h.proximity)
-            .map(|h| Heuristic::new(h.name))
-            .collect(),
-    );
+    .with_space(space.clone());
     let mut progress = Progress {
         planner,
         done: Vec::new(),
@@ -249,6 +245,7 @@ pub async fn run(
         sim,
         config,
         reuse: &reused,
+        space: &space,
     };
     let finished = stop
         .until(attempts(&runner, puzzle, &hard, &mut progress))
@@ -394,7 +391,7 @@ fn report(
         seed: config.seed,
         position_limit: config.position_limit,
         wave: config.wave,
-        space_value_bounds: bounds_summary(&bounds),
+        cutoff_bounds: bounds_summary(&bounds),
         retained: None,
         improvement: None,
         budget: config.budget.report(),

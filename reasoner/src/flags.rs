@@ -5,9 +5,11 @@
 //! [`table`] (`tests/tests/reasoner_flags.rs` keeps the two equal).
 //!
 //! The flags passed on to the solver (`--position-limit`, `--max-memory`,
-//! `--weight`, `--h2`) take their ranges from the shared
+//! `--weight`) take their ranges from the shared
 //! declaration of the solver's flags (`sbp_protocol::ranges`), so that no
-//! attempt fails on a value this side accepted.
+//! attempt fails on a value this side accepted; `casebase add`'s prunings'
+//! and options' flags are read against the solver's own declarations
+//! (`space.rs`), which the solver lists.
 //! The upper ends keep every accepted value from overflowing or allocating in
 //! proportion to the value.
 
@@ -50,13 +52,21 @@ const SECONDS: ValueRange = ValueRange::Real {
 };
 const DISTANCE: ValueRange = ValueRange::Real { min: 0.0, max: 1e6 };
 
-/// Every numeric flag of `reasoner` with its valid range.
+/// Every numeric flag of `reasoner` with its valid range: `solve`'s, then
+/// the other commands'.
 pub fn numeric_flags() -> Vec<NumericFlag> {
-    let any = ValueRange::Whole {
-        min: 0,
-        max: u64::MAX,
-    };
-    let whole = |min, max| ValueRange::Whole { min, max };
+    let mut all = solve_flags();
+    all.extend(other_flags());
+    all
+}
+
+fn whole_range(min: u64, max: u64) -> ValueRange {
+    ValueRange::Whole { min, max }
+}
+
+/// The numeric flags of `reasoner solve`.
+fn solve_flags() -> Vec<NumericFlag> {
+    let any = whole_range(0, u64::MAX);
     vec![
         own("seed", any, "seed of the proximity search"),
         passed_on(
@@ -67,10 +77,10 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
         ),
         own(
             "attempts",
-            whole(0, 10_000),
+            whole_range(0, 10_000),
             "attempts before the final (0: only the final)",
         ),
-        own("jobs", whole(1, 256), "solver processes at once"),
+        own("jobs", whole_range(1, 256), "solver processes at once"),
         own(
             "time-budget",
             SECONDS,
@@ -78,18 +88,18 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
         ),
         own(
             "position-budget",
-            whole(1, u64::MAX),
+            whole_range(1, u64::MAX),
             "positions all solver runs together may examine",
         ),
-        own("wave", whole(1, 1000), "attempts planned together"),
+        own("wave", whole_range(1, 1000), "attempts planned together"),
         own(
             "variants",
-            whole(0, 100),
+            whole_range(0, 100),
             "easier-variant recipes tried when the attempts fail (0: none)",
         ),
         own(
             "restarts",
-            whole(0, 100),
+            whole_range(0, 100),
             "rounds of restarts from the best positions (0: none)",
         ),
         own(
@@ -118,13 +128,13 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
             DISTANCE,
             "proximity search: most distance to a tried set",
         ),
+    ]
+}
+
+/// The numeric flags of `reasoner casebase add` and `reasoner settings`.
+fn other_flags() -> Vec<NumericFlag> {
+    vec![
         passed_on("weight", ADD, "weight", "A*'s weight on the heuristic"),
-        passed_on("h2", ADD, "h2", "h2's weights A,B,C (each in the range)"),
-        NumericFlag {
-            commands: ADD,
-            // Any cutoff: the solver's space-value pruning declares 0 to 2^64-1.
-            ..own("space-value", any, "space-value cutoff")
-        },
         passed_on(
             "position-limit",
             ADD,
@@ -136,7 +146,7 @@ pub fn numeric_flags() -> Vec<NumericFlag> {
             // A board has at most 128 x 128 cells.
             ..own(
                 "spaces",
-                whole(0, 128 * 128),
+                whole_range(0, 128 * 128),
                 "the puzzle's number of spaces",
             )
         },
@@ -212,9 +222,6 @@ pub mod parse {
     pub fn spaces(s: &str) -> Result<u64, String> {
         whole("spaces", s)
     }
-    pub fn space_value(s: &str) -> Result<u64, String> {
-        whole("space-value", s)
-    }
     pub fn attempts(s: &str) -> Result<usize, String> {
         whole("attempts", s).map(|n| n as usize)
     }
@@ -249,10 +256,6 @@ pub mod parse {
     }
     pub fn weight(s: &str) -> Result<f64, String> {
         Ok(reals("weight", s)?[0])
-    }
-    pub fn h2(s: &str) -> Result<[f64; 3], String> {
-        let v = reals("h2", s)?;
-        Ok([v[0], v[1], v[2]])
     }
     /// `--retrieval`: one of [`crate::retrieval::NAMES`].
     pub fn retrieval(s: &str) -> Result<crate::retrieval::Retrieval, String> {
@@ -314,8 +317,6 @@ mod tests {
             "must be a byte count from 1M to 1024T (suffixes K, M, G, T)"
         );
         assert!(max_memory("1K").is_err());
-        assert_eq!(h2("1,0,1"), Ok([1.0, 0.0, 1.0]));
-        assert!(h2("NaN,1,1").is_err() && h2("-1,1,1").is_err() && h2("1,1").is_err());
         assert!(weight("inf").is_err() && weight("0").is_err());
         assert!(distance("NaN").is_err());
         assert_eq!(retrieval("none"), Ok(crate::retrieval::Retrieval::None));

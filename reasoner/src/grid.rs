@@ -5,12 +5,14 @@
 //! The grid is drawn by the proximity search itself (`plan.rs`), started from
 //! the thesis's four general settings with wider distances than a cycle uses,
 //! so it covers exactly the space the reasoner searches (its algorithms, the
-//! solver's registered heuristics, weights, `h2` weights, cutoffs and
-//! resting settings within the solver's ranges) and no hand-written list.
-//! The same seed, size, number of spaces and heuristics give the same grid.
+//! solver's registered heuristics with their options, weights and the
+//! prunings it lets the proximity search vary, within the solver's ranges)
+//! and no hand-written list. The same seed, size, number of spaces and
+//! space give the same grid.
 
-use crate::params::{Heuristic, ParamSet};
+use crate::params::ParamSet;
 use crate::plan::{self, Planner, SearchConfig};
+use crate::space::Space;
 
 /// Least distance between two grid points (a cycle uses 0.5).
 pub const MIN_DISTANCE: f64 = 1.0;
@@ -20,20 +22,14 @@ pub const MAX_DISTANCE: f64 = 3.0;
 /// `size` parameter sets for a puzzle with `spaces` spaces: the four general
 /// settings first (fewer if `size` is smaller), then proximity-search draws
 /// named `grid K`. Fewer when the search runs out of distinct sets.
-pub fn grid(
-    seed: u64,
-    size: usize,
-    spaces: u64,
-    heuristics: Vec<Heuristic>,
-) -> Vec<(String, ParamSet)> {
+pub fn grid(seed: u64, size: usize, spaces: u64, space: Space) -> Vec<(String, ParamSet)> {
     let config = SearchConfig {
         min_distance: MIN_DISTANCE,
         max_distance: MAX_DISTANCE,
         ..SearchConfig::default()
     };
     let general = plan::standard_settings(spaces);
-    let mut planner =
-        Planner::new(seed, config, general, size, size, spaces).with_heuristics(heuristics);
+    let mut planner = Planner::new(seed, config, general, size, size, spaces).with_space(space);
     let mut out = Vec::new();
     loop {
         let wave = planner.next_wave();
@@ -50,39 +46,37 @@ pub fn grid(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn heuristics() -> Vec<Heuristic> {
-        ["h0", "h1", "h2", "manhattan"]
-            .map(Heuristic::from)
-            .to_vec()
-    }
+    use crate::space::tests::thesis_space as space;
 
     #[test]
     fn the_grid_starts_with_the_general_settings_and_never_repeats_a_set() {
-        let g = grid(7, 60, 4, heuristics());
+        let space = space();
+        let g = grid(7, 60, 4, space.clone());
         assert_eq!(g.len(), 60);
         let general = plan::standard_settings(4);
         assert_eq!(&g[..4], &general[..]);
         assert_eq!(g[4].0, "grid 5");
         for (i, (_, a)) in g.iter().enumerate() {
             for (_, b) in &g[..i] {
-                assert!(a.distance(b) >= MIN_DISTANCE - 1e-9, "{a} near {b}");
+                assert!(space.distance(a, b) >= MIN_DISTANCE - 1e-9, "{a} near {b}");
             }
         }
         // It reaches beyond the general settings: every heuristic, both
         // algorithms, every resting setting.
-        for h in heuristics() {
+        for h in space.proximity_heuristics() {
             assert!(g.iter().any(|(_, p)| p.heuristic == h), "{h}");
         }
-        let resting: std::collections::BTreeSet<usize> =
-            g.iter().map(|(_, p)| p.resting.level()).collect();
+        let resting: std::collections::BTreeSet<String> = g
+            .iter()
+            .filter_map(|(_, p)| p.settings.get("resting").map(|v| v.to_string()))
+            .collect();
         assert_eq!(resting.len(), 3);
     }
 
     #[test]
     fn the_same_seed_gives_the_same_grid() {
-        assert_eq!(grid(3, 50, 2, heuristics()), grid(3, 50, 2, heuristics()));
-        assert_ne!(grid(3, 50, 2, heuristics()), grid(4, 50, 2, heuristics()));
-        assert_eq!(grid(3, 2, 2, heuristics()).len(), 2);
+        assert_eq!(grid(3, 50, 2, space()), grid(3, 50, 2, space()));
+        assert_ne!(grid(3, 50, 2, space()), grid(4, 50, 2, space()));
+        assert_eq!(grid(3, 2, 2, space()).len(), 2);
     }
 }

@@ -12,7 +12,9 @@
 //! | [`casebase`]   | the TOML case base (schema, load with line numbers, atomic save, legacy import) |
 //! | [`similarity`] | the swappable similarity, the thesis's formula as default; retrieval |
 //! | [`retrieval`]  | which cases are reused: the similar ones, a random one, or none (ablations) |
-//! | [`params`]     | the parameter space, its distance, the forbidden regions |
+//! | [`params`]     | one point of the parameter space, as case bases store it |
+//! | [`space`]      | the parameter space as the solver declares it: normal form, distance, checks |
+//! | [`bounds`]     | the forbidden regions learnt from `no_solution` results |
 //! | [`plan`]       | which attempts run, decided by the seed and earlier outcomes only |
 //! | [`grid`]       | a seeded grid over the parameter space, the experiments' oracle |
 //! | [`runner`]     | supervised solver processes: limits, timeouts, kill, JSON |
@@ -28,6 +30,7 @@
 //! The reasoner never links the solver: the command line and the JSON result
 //! are the whole interface.
 
+pub mod bounds;
 pub mod budget;
 pub mod casebase;
 pub mod cycle;
@@ -46,6 +49,7 @@ pub mod restart;
 pub mod retrieval;
 pub mod runner;
 pub mod similarity;
+pub mod space;
 pub mod variant;
 pub mod verify;
 

@@ -17,10 +17,11 @@ use reasoner::cycle::{self, CycleConfig};
 use reasoner::flags::{self, parse};
 use reasoner::interrupt::Interrupt;
 use reasoner::launch;
-use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet, Resting};
+use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet};
 use reasoner::plan::SearchConfig;
 use reasoner::runner::{RunLimits, RunStatus, Runner};
 use reasoner::similarity::{self, scaled_size, Similarity, SCALED_SIZE};
+use reasoner::space::Space;
 use reasoner::Error;
 
 /// Case-based meta-reasoner: solves sliding-block puzzles unattended by
@@ -56,7 +57,8 @@ struct SettingsArgs {
     json: bool,
     /// Print N parameter sets instead: the general settings, then sets the
     /// proximity search draws over the whole parameter space (the
-    /// experiments' oracle grid; the solver is asked for its heuristics).
+    /// experiments' oracle grid; the solver is asked for its heuristics and
+    /// prunings).
     #[arg(long, value_name = "N", value_parser = parse::attempts)]
     grid: Option<usize>,
     /// Seed of the grid's draws.
@@ -251,14 +253,6 @@ struct AddArgs {
     /// A*'s weight, 0.001 to 1e6.
     #[arg(long, default_value_t = 1.0, value_parser = parse::weight, allow_negative_numbers = true)]
     weight: f64,
-    /// h2's weights A,B,C, each 0 to 1e6.
-    #[arg(long, value_name = "A,B,C", value_parser = parse::h2, allow_negative_numbers = true)]
-    h2: Option<[f64; 3]>,
-    /// Space-value cutoff.
-    #[arg(long, value_name = "N", value_parser = parse::space_value, allow_negative_numbers = true)]
-    space_value: Option<u64>,
-    #[arg(long, value_enum, default_value_t = Resting::Off)]
-    resting: Resting,
     #[arg(long, value_enum, default_value_t = Metric::Steps)]
     metric: Metric,
     /// Stop the solver after N positions, 1 or more (default: no limit).
@@ -269,6 +263,15 @@ struct AddArgs {
     replace: bool,
     #[command(flatten)]
     solver: SolverArg,
+    /// The prunings' and the heuristic's own flags, last, as the solver
+    /// takes them (`--space-value 14 --resting strict --h2 6,16,2`; `solver
+    /// prunings` and `solver heuristics` list them); `--metric` may follow.
+    #[arg(
+        value_name = "SOLVER FLAGS",
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    settings: Vec<String>,
 }
 
 fn main() {
@@ -321,13 +324,8 @@ async fn settings(a: SettingsArgs) -> Result<i32, Error> {
     let all = match a.grid {
         None => reasoner::plan::standard_settings(a.spaces),
         Some(n) => {
-            let heuristics = a.solver.runner()?.heuristics(None).await?;
-            let usable = heuristics
-                .into_iter()
-                .filter(|h| h.proximity)
-                .map(|h| Heuristic::new(h.name))
-                .collect();
-            reasoner::grid::grid(a.seed, n, a.spaces, usable)
+            let space = a.solver.runner()?.space(None).await?;
+            reasoner::grid::grid(a.seed, n, a.spaces, space)
         }
     };
     if a.json {
@@ -670,24 +668,52 @@ fn missing_case(file: &Path, name: &str) -> Error {
     }
 }
 
-async fn add(a: AddArgs) -> Result<i32, Error> {
-    let h2 = a.h2.unwrap_or(reasoner::params::DEFAULT_H2);
-    let params = ParamSet {
+/// The set `casebase add` was given: its fixed flags, then the solver's
+/// flags of prunings and options read against the solver's declarations.
+fn added_params(a: &AddArgs, space: &Space) -> Result<ParamSet, Error> {
+    let mut params = ParamSet {
         algorithm: a.algorithm,
-        heuristic: a.heuristic,
+        heuristic: a.heuristic.clone(),
         weight: a.weight,
-        h2,
-        space_value: a.space_value,
-        pdb_memory: None,
-        resting: a.resting,
         metric: a.metric,
-        variant: None,
+        ..ParamSet::default()
+    };
+    let mut words = a.settings.iter();
+    while let Some(word) = words.next() {
+        let Some(flag) = word.strip_prefix("--") else {
+            return Err(Error::Usage(format!(
+                "'{word}': expected a solver flag such as --space-value N"
+            )));
+        };
+        let (flag, inline) = match flag.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (flag, None),
+        };
+        let value = match inline {
+            Some(v) => Some(v),
+            None if space.is_switch(flag) => None,
+            None => words.next().cloned(),
+        };
+        if flag == "metric" {
+            params.metric = value.unwrap_or_default().parse().map_err(Error::Usage)?;
+            continue;
+        }
+        let (key, v) = space
+            .read_flag(&params.heuristic, flag, value.as_deref())
+            .map_err(Error::Usage)?;
+        params.settings.set(&key, v);
     }
-    .normalized();
-    params.validate().map_err(Error::Usage)?;
+    let params = space.normalized(params);
+    space.validate(&params).map_err(Error::Usage)?;
+    Ok(params)
+}
+
+async fn add(a: AddArgs) -> Result<i32, Error> {
+    let runner = a.solver.runner()?;
+    let space = runner.space(None).await?;
+    let params = added_params(&a, &space)?;
     let cb = casebase::load_or_new(&a.file)?;
     casebase::file::check_writable(&a.file)?;
-    let runner = a.solver.runner()?;
     let features = runner.features(&a.puzzle, None).await?;
     let name = a
         .name

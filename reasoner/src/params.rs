@@ -1,6 +1,5 @@
-//! The parameter space the reasoner searches (thesis §3.2.1, §5.5), the
-//! distance between two parameter sets (§5.4) and the forbidden regions
-//! learnt from `no_solution` results (§6.3, §9.2.1).
+//! One point of the parameter space the reasoner searches (thesis §3.2.1,
+//! §5.5), as case bases store it and as it is passed to `solver solve`.
 //!
 //! # Parameters
 //!
@@ -9,100 +8,88 @@
 //! | `algorithm`   | `bfs`, `astar` (cases may also say `ida`, `bidir`) | `--algorithm` |
 //! | `heuristic`   | the solver's registered heuristics       | `--heuristic`     |
 //! | `weight`      | real (`f = g + weight * h`)              | `--weight`        |
-//! | `h2`          | three reals `[A, B, C]`                  | `--h2 A,B,C`      |
-//! | `space_value` | integer cutoff, or absent for off        | `--space-value`   |
-//! | `pdb_memory`  | bytes of `pdb`'s tables, or absent for the solver's default | `--pdb-memory` |
-//!
-//! The names, defaults and valid ranges are the solver's, declared once in
-//! the vocabulary crate `sbp-protocol` (see the range table in `docs/search.md`); case bases
-//! are checked against them and the proximity search stays inside them.
-//! | `resting`     | `off`, `relaxed`, `strict`               | `--resting`       |
+//! | each option of the set's heuristic (`h2` [A, B, C], `pdb_memory` bytes) | as declared | its flag (`--h2`, `--pdb-memory`) |
+//! | each registered pruning (`space_value` cutoff, `resting` level, `master_never_away` switch, ...) | as declared | its flag |
 //! | `metric`      | `steps`, `moves` (never changed by the search) | `--metric`  |
 //!
+//! The options and prunings are whatever the solver declares (`solver
+//! heuristics --json`, `solver prunings --json`, read at the start of each
+//! cycle into a [`crate::space::Space`], which holds the normal form, the
+//! distance and the checks); a set keeps them in [`Settings`], keyed as case
+//! bases name them: the solver's flag with `_` for `-` (`pdb_memory`; a
+//! pruning's JSON name, which the solver's registry test keeps equal to it),
+//! so that a set turns into `solver` flags without the declarations.
+//!
 //! The thesis drops IDA*, "master never away", subgoals and locked blocks from
-//! the meta-level (§5.5); so does this parameter space. Its heuristics are
-//! whatever the solver registers (`solver heuristics --json`, read at the
-//! start of each cycle): beyond the thesis's h0/h1/h2 that includes
-//! `manhattan`, which sliding-tile puzzles need. A parameter set is kept
-//! in [normal form](ParamSet::normalized): an uninformed algorithm carries
-//! the default heuristic settings, `h2` weights are only kept with `h2`, and
-//! `pdb_memory` only with `pdb` (and absent when it is the solver's default).
+//! the meta-level (§5.5); so does the proximity search (a pruning's or
+//! heuristic's declaration says whether it may vary it), though a case may
+//! still set them.
 //!
-//! # Distance
+//! # Case-base text
 //!
-//! One "reasonable change" of one parameter costs one unit (§5.4); the
-//! distance between two sets is the sum over parameters:
-//!
-//! * `algorithm`: 1 if different.
-//! * `heuristic`: 1 if different, counted only when both sets use an
-//!   informed algorithm (A*, IDA*); the heuristic of BFS is meaningless.
-//! * `weight` and each of the three `h2` weights: `|u(a) - u(b)|` with
-//!   `u(x) = log2(1 + x)`, so that doubling a weight costs about one unit
-//!   whatever its size (1 → 3 → 7 → 15 costs one unit a step). The weight
-//!   counts only when both sets are informed; the `h2` weights only when both
-//!   use `h2`.
-//! * `pdb_memory`: `|log2(a) - log2(b)|` (halving or doubling the tables'
-//!   memory costs one unit), only when both sets are informed and use `pdb`;
-//!   absent counts as the solver's default.
-//! * `space_value`: `|a - b|` (the thesis: changing the cutoff by one costs
-//!   one unit). Turning the cutoff on or off costs [`SPACE_VALUE_TOGGLE`] units.
-//! * `resting`: `off` = 0, `relaxed` = 1, `strict` = 2; the difference.
-//! * `metric`: 1 if different.
-//!
-//! The function is symmetric and zero only for equal normal forms; it is not a
-//! metric (the on/off cost ignores the cutoff's value), which the proximity
-//! search does not need.
+//! A set is written as `algorithm`, `heuristic`, `weight`, then its settings
+//! in the order they were read (the normal form's order for a new set:
+//! options, then prunings, in declaration order), then `metric` and
+//! `variant`. So a case base reads and writes back byte for byte; a cutoff or
+//! switch that is off is left out (TOML has no null).
 
 use std::fmt;
 
-use sbp_protocol::ranges;
-use serde::{Deserialize, Serialize};
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use sbp_protocol::{Algorithm, Heuristic, Metric, Resting};
+pub use sbp_protocol::options::format_real;
+pub use sbp_protocol::{Algorithm, Heuristic, Metric, Value};
 
-/// Cost of turning the space-value cutoff on or off.
-pub const SPACE_VALUE_TOGGLE: f64 = 2.0;
+/// A set's options and pruning settings by key, in the order they were read
+/// or set. Two settings are equal when they hold the same keys and values,
+/// in any order.
+#[derive(Clone, Debug, Default)]
+pub struct Settings(Vec<(String, Value)>);
 
-/// Default `h2` weights (the solver's defaults).
-pub const DEFAULT_H2: [f64; 3] = ranges::H2_DEFAULT;
-
-/// The solver's `--pdb-memory` when none is given.
-pub const DEFAULT_PDB_MEMORY: u64 = ranges::PDB_MEMORY_DEFAULT;
-
-fn default_weight() -> f64 {
-    sbp_protocol::SearchParams::default().weight
+impl PartialEq for Settings {
+    fn eq(&self, other: &Settings) -> bool {
+        self.0.len() == other.0.len() && self.0.iter().all(|(k, v)| other.get(k) == Some(v))
+    }
 }
-fn default_h2() -> [f64; 3] {
-    DEFAULT_H2
+
+impl Settings {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Sets `key` in place (appended when new); `None` removes it.
+    pub fn set(&mut self, key: &str, value: Option<Value>) {
+        let at = self.0.iter().position(|(k, _)| k == key);
+        match (at, value) {
+            (Some(i), Some(v)) => self.0[i].1 = v,
+            (None, Some(v)) => self.0.push((key.to_string(), v)),
+            (Some(i), None) => {
+                self.0.remove(i);
+            }
+            (None, None) => {}
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
 }
 
 /// One point of the parameter space: everything the reasoner passes to
 /// `solver solve`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ParamSet {
     pub algorithm: Algorithm,
-    #[serde(default)]
     pub heuristic: Heuristic,
-    #[serde(default = "default_weight")]
     pub weight: f64,
-    #[serde(default = "default_h2")]
-    pub h2: [f64; 3],
-    /// Space-value cutoff; absent (TOML) or `null` (JSON) is off.
-    #[serde(default)]
-    pub space_value: Option<u64>,
-    /// Bytes the `pdb` heuristic's tables may take; absent is the solver's
-    /// default (and left out when written, so other sets read as before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pdb_memory: Option<u64>,
-    #[serde(default)]
-    pub resting: Resting,
-    #[serde(default)]
+    /// The heuristic's options and the prunings' settings (see the module).
+    pub settings: Settings,
     pub metric: Metric,
     /// The easier variant whose solution gave the subgoals (variant phase,
     /// see `variant.rs`); absent for a direct search. Not a solver flag and
     /// not counted by the distance: it says how the puzzle was cut up.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<Recipe>,
 }
 
@@ -140,256 +127,126 @@ impl Default for ParamSet {
         ParamSet {
             algorithm: Algorithm::default(),
             heuristic: Heuristic::default(),
-            weight: default_weight(),
-            h2: DEFAULT_H2,
-            space_value: None,
-            pdb_memory: None,
-            resting: Resting::Off,
+            weight: sbp_protocol::SearchParams::default().weight,
+            settings: Settings::default(),
             metric: Metric::Steps,
             variant: None,
         }
     }
 }
 
-/// `log2(1 + x)`: the scale on which real-valued weights are compared.
-fn weight_scale(x: f64) -> f64 {
-    (1.0 + x.max(0.0)).log2()
-}
-
 impl ParamSet {
-    /// The same search with irrelevant settings reset to their defaults, so
-    /// that two sets that run the same search compare equal.
-    pub fn normalized(mut self) -> Self {
-        if !self.algorithm.informed() {
-            self.heuristic = Heuristic::default();
-            self.weight = default_weight();
-        }
-        if !self.heuristic.takes_h2_weights() {
-            self.h2 = DEFAULT_H2;
-        }
-        if !self.heuristic.takes_pdb_memory() || self.pdb_memory == Some(DEFAULT_PDB_MEMORY) {
-            self.pdb_memory = None;
-        }
+    /// This set with `key` set to `value` (see [`Settings::set`]).
+    pub fn with(mut self, key: &str, value: Value) -> ParamSet {
+        self.settings.set(key, Some(value));
         self
     }
 
-    /// The bytes `pdb`'s tables get under these settings.
-    pub fn pdb_bytes(&self) -> u64 {
-        self.pdb_memory.unwrap_or(DEFAULT_PDB_MEMORY)
-    }
-
-    /// Checks the values a case base or command line may get wrong against
-    /// the ranges the solver accepts (declared in `sbp-protocol`).
-    pub fn validate(&self) -> Result<(), String> {
-        ranges::weight().check(self.weight)?;
-        for w in self.h2 {
-            ranges::h2().check(w)?;
-        }
-        if let Some(m) = self.pdb_memory {
-            ranges::pdb_memory().check(m as f64)?;
-        }
-        Ok(())
-    }
-
-    /// The distance of §5.4 as documented in the module.
-    pub fn distance(&self, other: &ParamSet) -> f64 {
-        let a = self.clone().normalized();
-        let b = other.clone().normalized();
-        let mut d = 0.0;
-        if a.algorithm != b.algorithm {
-            d += 1.0;
-        }
-        if a.algorithm.informed() && b.algorithm.informed() {
-            if a.heuristic != b.heuristic {
-                d += 1.0;
-            }
-            d += (weight_scale(a.weight) - weight_scale(b.weight)).abs();
-            if a.heuristic.takes_h2_weights() && b.heuristic.takes_h2_weights() {
-                for k in 0..3 {
-                    d += (weight_scale(a.h2[k]) - weight_scale(b.h2[k])).abs();
-                }
-            }
-            if a.heuristic.takes_pdb_memory() && b.heuristic.takes_pdb_memory() {
-                d += ((a.pdb_bytes() as f64).log2() - (b.pdb_bytes() as f64).log2()).abs();
-            }
-        }
-        d += match (a.space_value, b.space_value) {
-            (None, None) => 0.0,
-            (Some(x), Some(y)) => x.abs_diff(y) as f64,
-            _ => SPACE_VALUE_TOGGLE,
-        };
-        d += a.resting.level().abs_diff(b.resting.level()) as f64;
-        if a.metric != b.metric {
-            d += 1.0;
-        }
-        d
-    }
-
-    /// The `solver solve` flags for this set (normal form).
+    /// The `solver solve` flags for this set (pass a normal form): every
+    /// setting as its flag, a switch that is on as the flag alone.
     pub fn solver_args(&self) -> Vec<String> {
-        let p = self.clone().normalized();
-        let mut args = vec!["--algorithm".to_string(), p.algorithm.name().to_string()];
-        if p.algorithm.informed() {
+        let mut args = vec!["--algorithm".to_string(), self.algorithm.name().to_string()];
+        if self.algorithm.informed() {
             args.extend([
                 "--heuristic".to_string(),
-                p.heuristic.name().to_string(),
+                self.heuristic.name().to_string(),
                 "--weight".to_string(),
-                format_real(p.weight),
+                format_real(self.weight),
             ]);
-            if p.heuristic.takes_h2_weights() {
-                args.push("--h2".to_string());
-                args.push(
-                    p.h2.iter()
-                        .map(|w| format_real(*w))
-                        .collect::<Vec<_>>()
-                        .join(","),
-                );
-            }
-            if let Some(m) = p.pdb_memory {
-                args.push("--pdb-memory".to_string());
-                args.push(m.to_string());
+        }
+        for (key, value) in self.settings.iter() {
+            let flag = format!("--{}", key.replace('_', "-"));
+            match value {
+                Value::Bool(false) => {}
+                Value::Bool(true) => args.push(flag),
+                other => args.extend([flag, other.to_string()]),
             }
         }
-        if let Some(v) = p.space_value {
-            args.push("--space-value".to_string());
-            args.push(v.to_string());
-        }
-        args.push("--resting".to_string());
-        args.push(p.resting.name().to_string());
         args.push("--metric".to_string());
-        args.push(p.metric.name().to_string());
+        args.push(self.metric.name().to_string());
         args
     }
 }
 
-/// Shortest decimal form of a real (`3` rather than `3.0`).
-pub fn format_real(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
-    }
-}
-
-/// A compact one-line description, e.g. `astar h2 w3 (6,16,2) sv14 rest:strict`.
+/// A compact one-line description, e.g. `astar h2 w3 h2=6,16,2 space_value=14 resting=strict`.
 impl fmt::Display for ParamSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = self.clone().normalized();
-        write!(f, "{}", p.algorithm.name())?;
-        if p.algorithm.informed() {
-            write!(f, " {} w{}", p.heuristic.name(), format_real(p.weight))?;
-            if p.heuristic.takes_h2_weights() {
-                write!(
-                    f,
-                    " ({},{},{})",
-                    format_real(p.h2[0]),
-                    format_real(p.h2[1]),
-                    format_real(p.h2[2])
-                )?;
-            }
-            if let Some(m) = p.pdb_memory {
-                write!(f, " mem{}", ranges::show_bytes(m))?;
-            }
+        write!(f, "{}", self.algorithm.name())?;
+        if self.algorithm.informed() {
+            write!(
+                f,
+                " {} w{}",
+                self.heuristic.name(),
+                format_real(self.weight)
+            )?;
         }
-        match p.space_value {
-            Some(v) => write!(f, " sv{v}")?,
-            None => write!(f, " sv-off")?,
+        for (key, value) in self.settings.iter() {
+            write!(f, " {key}={value}")?;
         }
-        if p.resting != Resting::Off {
-            write!(f, " rest:{}", p.resting.name())?;
+        if self.metric != Metric::Steps {
+            write!(f, " {}", self.metric.name())?;
         }
-        if p.metric != Metric::Steps {
-            write!(f, " {}", p.metric.name())?;
-        }
-        if let Some(r) = &p.variant {
+        if let Some(r) = &self.variant {
             write!(f, " variant({r})")?;
         }
         Ok(())
     }
 }
 
-/// What `no_solution` results have taught about the space-value cutoff
-/// (§9.2.1): for each metric and resting-block setting, the smallest cutoff
-/// not yet known to lose every solution.
-///
-/// Pruning only removes positions, and a larger cutoff keeps a superset of
-/// the positions of a smaller one, so a `no_solution` with cutoff `n`
-/// proves that every cutoff `<= n` fails under the same metric and the same
-/// or stricter pruning. A run without resting-block pruning raises the bound
-/// of every resting setting (the thesis's single lower bound); a run with
-/// resting-block pruning raises only its own, because that pruning may itself
-/// have cut the solution (§9.2.2). A `no_solution` with the cutoff off forbids
-/// that resting setting altogether; with resting pruning off too it proves
-/// the puzzle has no solution at all.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Bounds {
-    /// `[metric][resting]`: smallest allowed cutoff; `u64::MAX` = no cutoff
-    /// (not even off) can solve under this setting.
-    space_value_min: [[u64; 3]; 2],
-    /// A run without any solution-losing pruning found no solution.
-    pub unsolvable: bool,
+impl Serialize for ParamSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("algorithm", &self.algorithm)?;
+        map.serialize_entry("heuristic", &self.heuristic)?;
+        map.serialize_entry("weight", &self.weight)?;
+        for (key, value) in self.settings.iter() {
+            map.serialize_entry(key, value)?;
+        }
+        map.serialize_entry("metric", &self.metric)?;
+        if let Some(r) = &self.variant {
+            map.serialize_entry("variant", r)?;
+        }
+        map.end()
+    }
 }
 
-impl Bounds {
-    /// Smallest allowed cutoff for this metric and resting setting.
-    pub fn space_value_min(&self, metric: Metric, resting: Resting) -> u64 {
-        self.space_value_min[metric as usize][resting.level()]
+impl<'de> Deserialize<'de> for ParamSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ParamSet, D::Error> {
+        d.deserialize_map(ParamSetVisitor)
+    }
+}
+
+/// Reads a set's table key by key, keeping the settings' order.
+struct ParamSetVisitor;
+
+impl<'de> Visitor<'de> for ParamSetVisitor {
+    type Value = ParamSet;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a table of parameters")
     }
 
-    /// Learns from a `no_solution` result of `params`.
-    pub fn learn_no_solution(&mut self, params: &ParamSet) {
-        let m = params.metric as usize;
-        let raised = match params.space_value {
-            Some(n) => n.saturating_add(1),
-            None => u64::MAX,
-        };
-        let levels: &[Resting] = if params.resting == Resting::Off {
-            Resting::ALL
-        } else {
-            std::slice::from_ref(&params.resting)
-        };
-        for r in levels {
-            let slot = &mut self.space_value_min[m][r.level()];
-            *slot = (*slot).max(raised);
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ParamSet, A::Error> {
+        let mut p = ParamSet::default();
+        let mut algorithm = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "algorithm" => algorithm = Some(map.next_value()?),
+                "heuristic" => p.heuristic = map.next_value()?,
+                "weight" => p.weight = map.next_value()?,
+                "metric" => p.metric = map.next_value()?,
+                "variant" => p.variant = Some(map.next_value()?),
+                _ if p.settings.get(&key).is_some() => {
+                    return Err(serde::de::Error::custom(format!("duplicate key `{key}`")))
+                }
+                _ => {
+                    let value: Value = map.next_value()?;
+                    p.settings.set(&key, Some(value));
+                }
+            }
         }
-        if params.space_value.is_none() && params.resting == Resting::Off {
-            self.unsolvable = true;
-        }
-    }
-
-    /// Whether a set lies in a forbidden region (a cutoff known to fail).
-    pub fn forbids(&self, params: &ParamSet) -> bool {
-        let min = self.space_value_min(params.metric, params.resting);
-        match params.space_value {
-            _ if min == u64::MAX => true,
-            Some(v) => v < min,
-            None => false,
-        }
-    }
-
-    /// The nearest allowed set: the cutoff raised to the bound. `None` when
-    /// no cutoff can help under this setting.
-    pub fn lift(&self, params: &ParamSet) -> Option<ParamSet> {
-        let min = self.space_value_min(params.metric, params.resting);
-        if min == u64::MAX {
-            return None;
-        }
-        let mut p = params.clone();
-        if let Some(v) = p.space_value {
-            p.space_value = Some(v.max(min));
-        }
-        Some(p)
-    }
-
-    /// The bounds per resting setting for the given metric, for reports.
-    pub fn summary(&self, metric: Metric) -> Vec<(Resting, Option<u64>)> {
-        Resting::ALL
-            .iter()
-            .map(|r| {
-                let v = self.space_value_min(metric, *r);
-                (*r, (v != u64::MAX).then_some(v))
-            })
-            .collect()
+        p.algorithm = algorithm.ok_or_else(|| serde::de::Error::missing_field("algorithm"))?;
+        Ok(p)
     }
 }
 
@@ -397,150 +254,53 @@ impl Bounds {
 mod tests {
     use super::*;
 
-    fn astar(h: &str, w: f64) -> ParamSet {
-        ParamSet {
-            algorithm: Algorithm::Astar,
-            heuristic: h.into(),
-            weight: w,
-            ..ParamSet::default()
-        }
-    }
-
     #[test]
-    fn distance_counts_unit_steps() {
-        let bfs = ParamSet::default();
-        assert_eq!(bfs.distance(&bfs), 0.0);
-        // Algorithm change: 1, and BFS's heuristic settings do not count.
-        let a = astar("h2", 7.0);
-        assert_eq!(bfs.distance(&a), 1.0);
-        // Heuristic change: 1.
-        assert_eq!(astar("h0", 3.0).distance(&astar("h1", 3.0)), 1.0);
-        // Weight: log2(1+w), so 1 -> 3 -> 7 are one unit apart each.
-        assert!((astar("h0", 1.0).distance(&astar("h0", 3.0)) - 1.0).abs() < 1e-12);
-        assert!((astar("h0", 3.0).distance(&astar("h0", 7.0)) - 1.0).abs() < 1e-12);
-        // h2 weights count only between two h2 sets.
-        let mut h2a = astar("h2", 1.0);
-        h2a.h2 = [6.0, 16.0, 2.0];
-        let mut h2b = h2a.clone();
-        h2b.h2 = [6.0, 16.0, 0.0];
-        assert!((h2a.distance(&h2b) - 3f64.log2()).abs() < 1e-12);
-        assert_eq!(h2a.distance(&astar("h1", 1.0)), 1.0);
-        // Space value: 1 per unit, 2 to turn on or off.
-        let sv = |v: Option<u64>| ParamSet {
-            space_value: v,
-            ..ParamSet::default()
-        };
-        assert_eq!(sv(Some(10)).distance(&sv(Some(14))), 4.0);
-        assert_eq!(sv(Some(10)).distance(&sv(None)), SPACE_VALUE_TOGGLE);
-        // Resting: one per level.
-        let rest = |r| ParamSet {
-            resting: r,
-            ..ParamSet::default()
-        };
-        assert_eq!(rest(Resting::Off).distance(&rest(Resting::Strict)), 2.0);
-        // Metric: 1.
-        let moves = ParamSet {
-            metric: Metric::Moves,
-            ..ParamSet::default()
-        };
-        assert_eq!(bfs.distance(&moves), 1.0);
-    }
-
-    #[test]
-    fn pdb_memory_counts_in_doublings_and_only_with_pdb() {
-        let pdb = |m: Option<u64>| ParamSet {
-            pdb_memory: m,
-            ..astar("pdb", 1.0)
-        };
-        assert!((pdb(Some(64 << 20)).distance(&pdb(Some(256 << 20))) - 2.0).abs() < 1e-12);
-        // Absent is the solver's default (512M): three doublings from 64M.
-        assert!((pdb(Some(64 << 20)).distance(&pdb(None)) - 3.0).abs() < 1e-12);
-        assert_eq!(pdb(Some(DEFAULT_PDB_MEMORY)).normalized(), pdb(None));
-        let mut h0 = pdb(Some(64 << 20));
-        h0.heuristic = "h0".into();
-        assert_eq!(h0.clone().normalized().pdb_memory, None);
-        assert_eq!(h0.distance(&pdb(Some(64 << 20))), 1.0);
-        let p = pdb(Some(64 << 20));
+    fn a_set_reads_and_writes_back_its_keys_in_order() {
+        let text = "algorithm = \"astar\"\nheuristic = \"pdb\"\nweight = 2.0\nh2 = [1.0, 0.0, 1.0]\nspace_value = 14\npdb_memory = 67108864\nresting = \"off\"\nmetric = \"steps\"\n";
+        let p: ParamSet = toml::from_str(text).unwrap();
+        assert_eq!(toml::to_string(&p).unwrap(), text);
+        assert_eq!(p.settings.get("space_value"), Some(&Value::Whole(14)));
         assert_eq!(
             p.solver_args().join(" "),
-            "--algorithm astar --heuristic pdb --weight 1 --pdb-memory 67108864 --resting off --metric steps"
+            "--algorithm astar --heuristic pdb --weight 2 --h2 1,0,1 --space-value 14 \
+             --pdb-memory 67108864 --resting off --metric steps"
         );
-        assert_eq!(p.to_string(), "astar pdb w1 mem64M sv-off");
-        assert!(pdb(Some(1)).validate().is_err());
-    }
-
-    #[test]
-    fn distance_is_symmetric_and_adds_over_parameters() {
-        let mut a = astar("h2", 3.0);
-        a.space_value = Some(12);
-        a.resting = Resting::Relaxed;
-        let mut b = astar("h0", 7.0);
-        b.space_value = Some(15);
-        assert_eq!(a.distance(&b), b.distance(&a));
-        assert!((a.distance(&b) - (1.0 + 1.0 + 3.0 + 1.0)).abs() < 1e-12);
-    }
-
-    #[test]
-    fn normal_form_drops_irrelevant_settings() {
-        let p = ParamSet {
-            heuristic: Heuristic::from("h2"),
-            weight: 9.0,
-            h2: [1.0, 2.0, 3.0],
-            ..ParamSet::default()
-        };
-        assert_eq!(p.normalized(), ParamSet::default());
         assert_eq!(
-            ParamSet::default().solver_args(),
+            p.to_string(),
+            "astar pdb w2 h2=1,0,1 space_value=14 pdb_memory=67108864 resting=off"
+        );
+        let short: ParamSet = toml::from_str("algorithm = \"bfs\"\nspace_value = 7").unwrap();
+        assert_eq!(
+            short.settings,
+            Settings(vec![("space_value".into(), Value::Whole(7))])
+        );
+        let twice = toml::from_str::<ParamSet>("algorithm = \"bfs\"\nweight = \"x\"");
+        assert!(twice.is_err());
+        assert!(toml::from_str::<ParamSet>("heuristic = \"h0\"").is_err());
+    }
+
+    #[test]
+    fn settings_compare_in_any_order() {
+        let a = ParamSet::default()
+            .with("resting", Value::Text("strict".into()))
+            .with("space_value", Value::Whole(3));
+        let b = ParamSet::default()
+            .with("space_value", Value::Whole(3))
+            .with("resting", Value::Text("strict".into()));
+        assert_eq!(a, b);
+        let mut c = b.clone();
+        c.settings.set("space_value", None);
+        assert_ne!(a, c);
+        assert_eq!(
+            c.solver_args(),
             [
                 "--algorithm",
                 "bfs",
                 "--resting",
-                "off",
+                "strict",
                 "--metric",
                 "steps"
             ]
         );
-        let mut q = astar("h2", 10.0);
-        q.h2 = [6.0, 64.0, 2.5];
-        q.space_value = Some(32);
-        assert_eq!(
-            q.solver_args().join(" "),
-            "--algorithm astar --heuristic h2 --weight 10 --h2 6,64,2.5 --space-value 32 --resting off --metric steps"
-        );
-        assert_eq!(q.to_string(), "astar h2 w10 (6,64,2.5) sv32");
-    }
-
-    #[test]
-    fn no_solution_raises_the_space_value_bound() {
-        let mut b = Bounds::default();
-        let sv = |v, r| ParamSet {
-            space_value: v,
-            resting: r,
-            ..ParamSet::default()
-        };
-        assert!(!b.forbids(&sv(Some(3), Resting::Off)));
-        b.learn_no_solution(&sv(Some(10), Resting::Off));
-        assert!(b.forbids(&sv(Some(10), Resting::Off)));
-        assert!(b.forbids(&sv(Some(7), Resting::Strict)));
-        assert!(!b.forbids(&sv(Some(11), Resting::Off)));
-        assert!(!b.forbids(&sv(None, Resting::Off)));
-        assert_eq!(
-            b.lift(&sv(Some(4), Resting::Off)),
-            Some(sv(Some(11), Resting::Off))
-        );
-        // Strict pruning's failure says nothing about the other settings.
-        b.learn_no_solution(&sv(Some(20), Resting::Strict));
-        assert!(b.forbids(&sv(Some(20), Resting::Strict)));
-        assert!(!b.forbids(&sv(Some(20), Resting::Relaxed)));
-        // Never lowered.
-        b.learn_no_solution(&sv(Some(5), Resting::Off));
-        assert_eq!(b.space_value_min(Metric::Steps, Resting::Off), 11);
-        // Cutoff off and relaxed pruning failing forbids relaxed entirely.
-        b.learn_no_solution(&sv(None, Resting::Relaxed));
-        assert!(b.forbids(&sv(None, Resting::Relaxed)));
-        assert_eq!(b.lift(&sv(Some(30), Resting::Relaxed)), None);
-        assert!(!b.unsolvable);
-        b.learn_no_solution(&sv(None, Resting::Off));
-        assert!(b.unsolvable);
     }
 }

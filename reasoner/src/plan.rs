@@ -26,11 +26,15 @@
 //!
 //! Later waves draw parameter sets from a ChaCha8 generator seeded with
 //! `--seed`. A draw takes a planned set at random and changes one or two of
-//! its parameters by one or two unit steps (see `params.rs` for the units;
-//! from the cutoff off, a cutoff is drawn between the bound and the bound plus
-//! `2 s^2`, `s` the number of spaces; a switch to the `pdb` heuristic starts
-//! its tables at [`PDB_MEMORY_START`], and a `pdb` set's memory halves or
-//! doubles). The set is accepted only if
+//! its parameters by one or two unit steps (see `space.rs` for the units):
+//! the algorithm; each pruning the solver lets the proximity search vary
+//! (from a cutoff that is off, a cutoff is drawn between the bound and the
+//! bound plus `2 s^2`, `s` the number of spaces; levels move one step; a
+//! switch toggles); with an informed algorithm, the heuristic (a switch to
+//! one starts its options where it declares, `pdb`'s tables at 64M), the
+//! weight, and each option of the heuristic on its declared scale (`h2`'s
+//! weights on `log2(1 + x)`, `pdb`'s memory halved or doubled). The set is
+//! accepted only if
 //! * it is not forbidden (cutoff below the known bound),
 //! * it is at least `--min-distance` (0.5) from every planned set, and
 //! * it is at most `--max-distance` (2) from some planned set.
@@ -46,12 +50,13 @@ use rand_chacha::ChaCha8Rng;
 use sbp_protocol::ranges;
 use serde::{Deserialize, Serialize};
 
-use crate::params::{Algorithm, Bounds, Heuristic, ParamSet, Resting};
-use crate::runner::{AttemptResult, RunStatus};
+use sbp_protocol::pruning::{PruningKind, Setting};
+use sbp_protocol::{OptionInfo, OptionKind, Vary};
 
-/// The `--pdb-memory` of a set the proximity search switches to `pdb`: small
-/// enough that the tables build in seconds within an attempt, not minutes.
-pub const PDB_MEMORY_START: u64 = 64 << 20;
+use crate::bounds::Bounds;
+use crate::params::{Algorithm, Heuristic, ParamSet, Value};
+use crate::runner::{AttemptResult, RunStatus};
+use crate::space::Space;
 
 /// The phase an attempt belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,38 +123,47 @@ impl Default for SearchConfig {
     }
 }
 
-/// The thesis's four general settings (§8.2), for a puzzle with `s` spaces.
+/// The upper end the solver declares for each of h2's weights
+/// (`solver/src/heuristics/h2.rs`), to which the aggressive setting's
+/// allowance `4 s^2` is kept on boards with over 500 spaces (huge_open has
+/// 9,999); the settings are given without asking the solver, and a test
+/// checks them against its declarations.
+pub const H2_WEIGHT_MAX: f64 = 1e6;
+
+/// The thesis's four general settings (§8.2), for a puzzle with `s` spaces,
+/// in normal form. They name the thesis's parameters (space value, resting
+/// blocks, h2) as the thesis does.
 pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
     let s2 = s.saturating_mul(s);
+    let off = |p: ParamSet| p.with("resting", Value::Text("off".into()));
     vec![
-        ("standard: BFS".to_string(), ParamSet::default()),
+        ("standard: BFS".to_string(), off(ParamSet::default())),
         (
             "standard: aggressive BFS".to_string(),
-            ParamSet {
-                resting: Resting::Strict,
-                space_value: Some(s2.saturating_mul(2)),
-                ..ParamSet::default()
-            },
+            ParamSet::default()
+                .with("space_value", Value::Whole(s2.saturating_mul(2)))
+                .with("resting", Value::Text("strict".into())),
         ),
         (
             "standard: A* w5 h0".to_string(),
-            ParamSet {
+            off(ParamSet {
                 algorithm: Algorithm::Astar,
                 weight: 5.0,
                 ..ParamSet::default()
-            },
+            }),
         ),
         (
             "standard: aggressive A* w10 h2".to_string(),
-            ParamSet {
+            off(ParamSet {
                 algorithm: Algorithm::Astar,
-                heuristic: Heuristic::new(sbp_protocol::heuristic::H2_HEURISTIC),
+                heuristic: Heuristic::new("h2"),
                 weight: 10.0,
-                // 4 s^2 passes the solver's range on boards with over 500
-                // spaces (huge_open has 9,999): kept to its upper end.
-                h2: [6.0, ranges::h2().clamp((4 * s2) as f64), 2.0],
                 ..ParamSet::default()
-            },
+            }
+            .with(
+                "h2",
+                Value::Reals(vec![6.0, ((4 * s2) as f64).min(H2_WEIGHT_MAX), 2.0]),
+            )),
         ),
     ]
 }
@@ -165,7 +179,9 @@ pub struct Planner {
     budget: usize,
     wave: usize,
     spaces: u64,
-    /// The heuristics the solver has registered (`solver heuristics`).
+    /// The solver's heuristics and prunings.
+    space: Space,
+    /// The heuristics the proximity search switches among.
     heuristics: Vec<Heuristic>,
     exhausted: bool,
 }
@@ -173,7 +189,7 @@ pub struct Planner {
 impl Planner {
     /// `reuse`: retrieved cases' sets, most similar first; `budget`: attempts
     /// before the final one; `spaces`: the puzzle's number of spaces. The
-    /// proximity search switches among the heuristics of [`Planner::with_heuristics`].
+    /// parameter space is [`Planner::with_space`]'s.
     pub fn new(
         seed: u64,
         config: SearchConfig,
@@ -191,16 +207,23 @@ impl Planner {
             budget,
             wave: wave.max(1),
             spaces: spaces.max(1),
+            space: Space::default(),
             heuristics: Vec::new(),
             exhausted: false,
         }
     }
 
-    /// The heuristics the proximity search may switch among: the solver's
-    /// registered ones, as `solver heuristics --json` lists them.
-    pub fn with_heuristics(mut self, heuristics: Vec<Heuristic>) -> Planner {
-        self.heuristics = heuristics;
+    /// The parameter space: the solver's heuristics and prunings, as
+    /// `solver heuristics --json` and `solver prunings --json` list them.
+    pub fn with_space(mut self, space: Space) -> Planner {
+        self.heuristics = space.proximity_heuristics();
+        self.bounds = Bounds::new(space.prunings.clone());
+        self.space = space;
         self
+    }
+
+    pub fn space(&self) -> &Space {
+        &self.space
     }
 
     pub fn planned(&self) -> usize {
@@ -215,10 +238,14 @@ impl Planner {
             let Some((case, params)) = self.reuse.pop_front() else {
                 break;
             };
-            let Some(params) = self.bounds.lift(&params.normalized()) else {
+            let Some(params) = self.bounds.lift(&self.space.normalized(params)) else {
                 continue;
             };
-            if self.tried.iter().any(|t| t.distance(&params) == 0.0) {
+            if self
+                .tried
+                .iter()
+                .any(|t| self.space.distance(t, &params) == 0.0)
+            {
                 continue;
             }
             wave.push(self.plan(Phase::Reuse, Some(case), params));
@@ -267,12 +294,15 @@ impl Planner {
                 for _ in 0..changes {
                     candidate = self.mutate(candidate);
                 }
-                let candidate = candidate.normalized();
+                let candidate = self.space.normalized(candidate);
                 if self.bounds.forbids(&candidate) {
                     continue;
                 }
-                let distances: Vec<f64> =
-                    self.tried.iter().map(|t| t.distance(&candidate)).collect();
+                let distances: Vec<f64> = self
+                    .tried
+                    .iter()
+                    .map(|t| self.space.distance(t, &candidate))
+                    .collect();
                 if distances.iter().any(|d| *d < self.config.min_distance) {
                     continue;
                 }
@@ -286,8 +316,9 @@ impl Planner {
         None
     }
 
-    /// Another heuristic than `p`'s, drawn from the solver's list; a PDB
-    /// starts at a memory that builds within an attempt.
+    /// Another heuristic than `p`'s, drawn from the solver's list; its
+    /// options with a declared start (`pdb`'s memory: tables that build
+    /// within an attempt) begin there.
     fn switch_heuristic(&mut self, p: &mut ParamSet) {
         let others: Vec<&Heuristic> = self
             .heuristics
@@ -296,65 +327,81 @@ impl Planner {
             .collect();
         if !others.is_empty() {
             p.heuristic = others[self.rng.gen_range(0..others.len())].clone();
-            if p.heuristic.takes_pdb_memory() {
-                p.pdb_memory = Some(PDB_MEMORY_START);
+            for o in self.space.options_of(&p.heuristic) {
+                if let Some(start) = &o.start {
+                    p.settings.set(&o.key(), Some(start.clone()));
+                }
             }
         }
     }
 
-    /// A space-value cutoff one or two away from `p`'s, off now and then, or
-    /// a first one drawn above what the learned bounds already rule out.
-    fn next_space_value(&mut self, p: &ParamSet) -> Option<u64> {
-        let min = self.bounds.space_value_min(p.metric, p.resting);
+    /// A cutoff one or two away from `p`'s, off now and then, or a first one
+    /// drawn above what the learned bounds already rule out: within `2 s^2`
+    /// of the bound (the thesis's space value; `s` spaces), in its range.
+    fn next_cutoff(&mut self, json: &str, range: (u64, u64), p: &ParamSet) -> Option<u64> {
+        let min = self.bounds.cutoff_min(json, p);
         let min = if min == u64::MAX { 0 } else { min };
-        match p.space_value {
-            Some(_) if self.rng.gen_ratio(1, 8) => None,
-            Some(v) => {
+        let info = self.space.prunings.iter().find(|i| i.json == json)?;
+        let next = match Space::setting(info, p) {
+            Setting::Cutoff(Some(_)) if self.rng.gen_ratio(1, 8) => return None,
+            Setting::Cutoff(Some(v)) => {
                 let d = self.rng.gen_range(1..=2u64);
-                Some(if self.rng.gen_bool(0.5) {
+                if self.rng.gen_bool(0.5) {
                     v.saturating_add(d)
                 } else {
                     v.saturating_sub(d)
-                })
+                }
             }
-            None => {
+            _ => {
                 let span = 2 * self.spaces.saturating_mul(self.spaces);
-                Some(self.rng.gen_range(min..=min.saturating_add(span)))
+                self.rng.gen_range(min..=min.saturating_add(span))
             }
+        };
+        Some(next.clamp(range.0, range.1))
+    }
+
+    /// One step of a pruning with levels: to the next level from either
+    /// end, else one up or down.
+    fn next_level(&mut self, levels: &[String], current: usize) -> usize {
+        match current {
+            0 => 1.min(levels.len() - 1),
+            i if i + 1 == levels.len() => i - 1,
+            i if self.rng.gen_bool(0.5) => i - 1,
+            i => i + 1,
         }
     }
 
-    /// One random unit change of one parameter.
+    /// One random unit change of one parameter: the algorithm, a pruning the
+    /// solver lets the proximity search vary, and with an informed algorithm
+    /// the heuristic, the weight or one of the heuristic's varied options.
     fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
-        #[derive(Clone, Copy)]
+        #[derive(Clone)]
         enum Op {
             Algorithm,
+            Pruning(usize),
             Heuristic,
             Weight,
-            H2,
-            PdbMemory,
-            SpaceValue,
-            Resting,
+            Option(OptionInfo),
         }
-        let mut ops = vec![Op::Algorithm, Op::SpaceValue, Op::Resting];
+        let mut ops = vec![Op::Algorithm];
+        let varied = self
+            .space
+            .prunings
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.proximity);
+        ops.extend(varied.map(|(k, _)| Op::Pruning(k)));
         if p.algorithm.informed() {
             ops.extend([Op::Heuristic, Op::Weight]);
-            if p.heuristic.takes_h2_weights() {
-                ops.push(Op::H2);
-            }
-            if p.heuristic.takes_pdb_memory() {
-                ops.push(Op::PdbMemory);
-            }
+            let options = self.space.options_of(&p.heuristic);
+            ops.extend(
+                options
+                    .filter(|o| o.vary != Vary::Fixed)
+                    .cloned()
+                    .map(Op::Option),
+            );
         }
-        let step = |rng: &mut ChaCha8Rng| -> f64 {
-            let size = if rng.gen_bool(0.5) { 0.5 } else { 1.0 };
-            if rng.gen_bool(0.5) {
-                size
-            } else {
-                -size
-            }
-        };
-        match ops[self.rng.gen_range(0..ops.len())] {
+        match ops[self.rng.gen_range(0..ops.len())].clone() {
             Op::Algorithm => {
                 p.algorithm = if p.algorithm == Algorithm::Astar {
                     Algorithm::Bfs
@@ -363,39 +410,75 @@ impl Planner {
                 };
             }
             Op::Heuristic => self.switch_heuristic(&mut p),
-            Op::PdbMemory => {
-                let m = p.pdb_bytes();
+            Op::Weight => {
+                let s = step(&mut self.rng);
+                p.weight = ranges::weight().clamp(rescale(p.weight, s));
+            }
+            Op::Option(o) => self.vary_option(&o, &mut p),
+            Op::Pruning(k) => self.vary_pruning(k, &mut p),
+        }
+        p
+    }
+
+    /// One unit change of pruning `k` of the space.
+    fn vary_pruning(&mut self, k: usize, p: &mut ParamSet) {
+        let info = self.space.prunings[k].clone();
+        let next = match &info.kind {
+            PruningKind::Switch => Setting::Switch(Space::setting(&info, p) == info.off()),
+            PruningKind::Levels { levels } => {
+                let current = info.strength(&Space::setting(&info, p));
+                let i = self.next_level(levels, current.ok().flatten().unwrap_or(0));
+                Setting::Level(levels[i].clone())
+            }
+            PruningKind::Cutoff { min, max } => {
+                Setting::Cutoff(self.next_cutoff(&info.json, (*min, *max), p))
+            }
+        };
+        p.settings.set(&info.json, Space::stored(&next));
+    }
+
+    /// One unit change of option `o` on its declared scale.
+    fn vary_option(&mut self, o: &OptionInfo, p: &mut ParamSet) {
+        let Some(value) = Space::option_value(o, p) else {
+            return;
+        };
+        let next = match (o.vary, &o.kind, value) {
+            (
+                Vary::Log1p,
+                OptionKind::Reals {
+                    count, min, max, ..
+                },
+                Value::Reals(mut v),
+            ) => {
+                let k = self.rng.gen_range(0..*count);
+                let s = step(&mut self.rng);
+                v[k] = rescale(v[k], s).clamp(*min, *max);
+                Value::Reals(v)
+            }
+            (Vary::Log2, _, Value::Whole(m)) => {
                 let next = if self.rng.gen_bool(0.5) {
                     m / 2
                 } else {
                     m.saturating_mul(2)
                 };
-                if ranges::pdb_memory().check(next as f64).is_ok() {
-                    p.pdb_memory = Some(next);
+                match o.check(&Value::Whole(next)) {
+                    Ok(v) => v,
+                    Err(_) => return,
                 }
             }
-            Op::Weight => {
-                let s = step(&mut self.rng);
-                p.weight = ranges::weight().clamp(rescale(p.weight, s));
-            }
-            Op::H2 => {
-                let k = self.rng.gen_range(0..3);
-                let s = step(&mut self.rng);
-                p.h2[k] = ranges::h2().clamp(rescale(p.h2[k], s));
-            }
-            Op::SpaceValue => p.space_value = self.next_space_value(&p),
-            Op::Resting => {
-                let level = p.resting.level();
-                let next = match level {
-                    0 => 1,
-                    2 => 1,
-                    _ if self.rng.gen_bool(0.5) => 0,
-                    _ => 2,
-                };
-                p.resting = Resting::ALL[next];
-            }
-        }
-        p
+            _ => return,
+        };
+        p.settings.set(&o.key(), Some(next));
+    }
+}
+
+/// A step of 0.5 or 1 units, up or down.
+fn step(rng: &mut ChaCha8Rng) -> f64 {
+    let size = if rng.gen_bool(0.5) { 0.5 } else { 1.0 };
+    if rng.gen_bool(0.5) {
+        size
+    } else {
+        -size
     }
 }
 
@@ -431,22 +514,19 @@ pub fn choose_final<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::tests::{fixture, thesis_space as space};
 
     #[test]
     fn the_general_settings_stay_in_the_solver_s_ranges_on_any_board() {
         for s in [0, 1, 4, 500, 9_999, 16_384] {
             for (name, p) in standard_settings(s) {
-                assert_eq!(p.validate(), Ok(()), "{name} with {s} spaces");
+                assert_eq!(fixture().validate(&p), Ok(()), "{name} with {s} spaces");
             }
         }
-        assert_eq!(standard_settings(4)[3].1.h2, [6.0, 64.0, 2.0]);
-    }
-
-    /// The heuristics the solver registers (`solver heuristics`).
-    fn heuristics() -> Vec<Heuristic> {
-        ["h0", "h1", "h2", "manhattan"]
-            .map(Heuristic::from)
-            .to_vec()
+        assert_eq!(
+            standard_settings(4)[3].1.settings.get("h2"),
+            Some(&Value::Reals(vec![6.0, 64.0, 2.0]))
+        );
     }
 
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {
@@ -464,13 +544,18 @@ mod tests {
     }
 
     fn case(sv: u64) -> (String, ParamSet) {
-        (
-            format!("sv{sv}"),
-            ParamSet {
-                space_value: Some(sv),
-                ..ParamSet::default()
-            },
-        )
+        (format!("sv{sv}"), with_sv(ParamSet::default(), sv))
+    }
+
+    fn with_sv(p: ParamSet, sv: u64) -> ParamSet {
+        p.with("space_value", Value::Whole(sv))
+    }
+
+    fn sv_of(p: &ParamSet) -> Option<u64> {
+        match p.settings.get("space_value") {
+            Some(Value::Whole(v)) => Some(*v),
+            _ => None,
+        }
     }
 
     /// Every attempt `p` plans when each one stops at the limit, best
@@ -493,7 +578,7 @@ mod tests {
     fn all_attempts(seed: u64, wave: usize) -> Vec<ParamSet> {
         drain(
             Planner::new(seed, SearchConfig::default(), vec![case(10)], 25, wave, 4)
-                .with_heuristics(heuristics()),
+                .with_space(space()),
         )
     }
 
@@ -508,7 +593,7 @@ mod tests {
     #[test]
     fn proposals_respect_the_distances_and_the_bound() {
         let config = SearchConfig::default();
-        let mut p = Planner::new(3, config, vec![case(10)], 25, 4, 3).with_heuristics(heuristics());
+        let mut p = Planner::new(3, config, vec![case(10)], 25, 4, 3).with_space(space());
         let first = p.next_wave();
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].phase, Phase::Reuse);
@@ -522,10 +607,13 @@ mod tests {
             for a in w {
                 assert_eq!(a.phase, Phase::Proximity);
                 assert!(!p.bounds.forbids(&a.params), "{}", a.params);
-                if let Some(v) = a.params.space_value {
+                if let Some(v) = sv_of(&a.params) {
                     assert!(v >= 11, "{}", a.params);
                 }
-                let d: Vec<f64> = planned.iter().map(|t| t.distance(&a.params)).collect();
+                let d: Vec<f64> = planned
+                    .iter()
+                    .map(|t| p.space().distance(t, &a.params))
+                    .collect();
                 assert!(d.iter().all(|d| *d >= config.min_distance), "{}", a.params);
                 assert!(d.iter().any(|d| *d <= config.max_distance + 3.0));
                 planned.push(a.params);
@@ -540,8 +628,8 @@ mod tests {
             algorithm: Algorithm::Astar,
             ..ParamSet::default()
         };
-        let mut names = heuristics();
-        names.push(Heuristic::from("pdb"));
+        let mut with_pdb = fixture();
+        with_pdb.heuristics.retain(|h| h.name != "blind");
         let p = Planner::new(
             5,
             SearchConfig::default(),
@@ -550,18 +638,22 @@ mod tests {
             4,
             3,
         )
-        .with_heuristics(names);
+        .with_space(with_pdb);
         let mut memories = Vec::new();
         for params in drain(p) {
-            if params.heuristic.takes_pdb_memory() && params.algorithm.informed() {
-                memories.push(params.pdb_bytes());
+            if params.heuristic.name() == "pdb" && params.algorithm.informed() {
+                let Some(Value::Whole(m)) = params.settings.get("pdb_memory") else {
+                    panic!("a pdb set without its memory: {params}");
+                };
+                memories.push(*m);
                 let args = params.solver_args().join(" ");
                 assert!(args.contains("--heuristic pdb"), "{args}");
             }
         }
-        assert!(memories.contains(&PDB_MEMORY_START), "{memories:?}");
+        const START: u64 = 64 << 20;
+        assert!(memories.contains(&START), "{memories:?}");
         assert!(
-            memories.iter().any(|&m| m != PDB_MEMORY_START),
+            memories.iter().any(|&m| m != START),
             "the memory never changed: {memories:?}"
         );
         assert!(
@@ -573,18 +665,19 @@ mod tests {
     #[test]
     fn reuse_lifts_cutoffs_and_skips_repeats() {
         let reuse = vec![case(10), case(12), case(11), case(20)];
-        let mut p = Planner::new(1, SearchConfig::default(), reuse, 25, 1, 3);
+        let mut p = Planner::new(1, SearchConfig::default(), reuse, 25, 1, 3).with_space(space());
         let a = p.next_wave();
         p.learn(&a[0], &result(RunStatus::NoSolution, None, None));
         // sv12 stays, sv11 would be lifted to 11 (allowed), sv20 stays.
         let b = p.next_wave();
-        assert_eq!(b[0].params.space_value, Some(12));
+        assert_eq!(sv_of(&b[0].params), Some(12));
         p.learn(&b[0], &result(RunStatus::NoSolution, None, None));
         // sv11 is now lifted to 13.
         let c = p.next_wave();
-        assert_eq!(c[0].params.space_value, Some(13));
+        assert_eq!(sv_of(&c[0].params), Some(13));
         assert_eq!(c[0].case.as_deref(), Some("sv11"));
-        let mut q = Planner::new(1, SearchConfig::default(), vec![case(5), case(5)], 25, 4, 3);
+        let mut q = Planner::new(1, SearchConfig::default(), vec![case(5), case(5)], 25, 4, 3)
+            .with_space(space());
         assert_eq!(q.next_wave().len(), 1);
     }
 
@@ -595,10 +688,7 @@ mod tests {
             phase: Phase::Proximity,
             case: None,
             from: None,
-            params: ParamSet {
-                space_value: Some(sv),
-                ..ParamSet::default()
-            },
+            params: with_sv(ParamSet::default(), sv),
         };
         let attempts = [
             (
@@ -620,7 +710,7 @@ mod tests {
             (plan(5, 23), result(RunStatus::Failed, None, None)),
             (plan(6, 6), result(RunStatus::NoSolution, Some(0), Some(1))),
         ];
-        let mut bounds = Bounds::default();
+        let mut bounds = Bounds::new(space().prunings);
         bounds.learn_no_solution(&attempts[5].0.params);
         let pick = choose_final(attempts.iter().map(|(p, r)| (p, r)), &bounds).unwrap();
         assert_eq!(pick.index, 3);
@@ -633,5 +723,56 @@ mod tests {
         assert_eq!(rescale(3.0, -1.0), 1.0);
         assert_eq!(rescale(0.0, 1.0), 1.0);
         assert_eq!(rescale(1.0, 0.5), 1.83);
+    }
+
+    /// The proximity search draws what it drew before prunings and options
+    /// were read from the solver's declarations: `plan_draws_before.txt`
+    /// holds the attempts five planners made then (the reasoner of commit
+    /// 5dfee73; a `no_solution` every fifth attempt, with and without
+    /// `pdb`), the solver flags of each; `--pdb-memory` at its default was
+    /// left out then.
+    #[test]
+    fn the_draws_are_those_of_before_the_declarations() {
+        let mut out = String::new();
+        for (seed, spaces, pdb) in [
+            (7, 4, false),
+            (8, 4, false),
+            (5, 3, true),
+            (11, 2, true),
+            (3, 6, true),
+        ] {
+            let mut space = fixture();
+            space.heuristics.retain(|h| {
+                ["h0", "h1", "h2", "manhattan"].contains(&h.name.as_str())
+                    || (pdb && h.name == "pdb")
+            });
+            let astar = ParamSet {
+                algorithm: Algorithm::Astar,
+                ..ParamSet::default()
+            };
+            let reuse = vec![case(10), ("b".to_string(), astar)];
+            let mut p =
+                Planner::new(seed, SearchConfig::default(), reuse, 60, 4, spaces).with_space(space);
+            let mut k = 0;
+            loop {
+                let wave = p.next_wave();
+                if wave.is_empty() {
+                    break;
+                }
+                for a in &wave {
+                    k += 1;
+                    let status = if k % 5 == 0 {
+                        RunStatus::NoSolution
+                    } else {
+                        RunStatus::LimitReached
+                    };
+                    p.learn(a, &result(status, Some(3), None));
+                    let args = a.params.solver_args().join(" ");
+                    let args = args.replace(" --pdb-memory 536870912", "");
+                    out.push_str(&format!("{seed} {} {args}\n", a.index));
+                }
+            }
+        }
+        assert_eq!(out, include_str!("plan_draws_before.txt"));
     }
 }

@@ -5,10 +5,11 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::bounds::Bounds;
 use crate::budget::BudgetReport;
 use crate::features::Features;
 use crate::improve::Improvement;
-use crate::params::{Bounds, Metric, ParamSet};
+use crate::params::ParamSet;
 use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, RunStatus};
 use crate::similarity::Ranked;
@@ -79,9 +80,11 @@ pub struct Report {
     pub seed: u64,
     pub position_limit: u64,
     pub wave: usize,
-    /// Smallest space-value cutoff still allowed at the end, per resting
-    /// setting (step metric); `null`: no cutoff can solve under it.
-    pub space_value_bounds: BTreeMap<&'static str, Option<u64>>,
+    /// Per cutoff pruning (`space_value`), the smallest cutoff still allowed
+    /// at the end (steps metric) with the other prunings off and with each
+    /// alone at each of its settings (`resting=strict`); `null`: no cutoff
+    /// can solve there.
+    pub cutoff_bounds: BTreeMap<String, BTreeMap<String, Option<u64>>>,
     pub retained: Option<Retained>,
     /// The improve phase: the first and the final solution length (`null`
     /// when it did not run: not solved, or `--no-improve`).
@@ -90,13 +93,9 @@ pub struct Report {
     pub budget: BudgetReport,
 }
 
-/// `space_value_bounds` of a report.
-pub fn bounds_summary(bounds: &Bounds) -> BTreeMap<&'static str, Option<u64>> {
-    bounds
-        .summary(Metric::Steps)
-        .into_iter()
-        .map(|(r, v)| (r.name(), v))
-        .collect()
+/// `cutoff_bounds` of a report.
+pub fn bounds_summary(bounds: &Bounds) -> BTreeMap<String, BTreeMap<String, Option<u64>>> {
+    bounds.summary()
 }
 
 /// `850 ms`, `12.3 s`.

@@ -27,13 +27,14 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use sbp_protocol::{HeuristicInfo, SolveReport, Status};
+use sbp_protocol::{HeuristicInfo, PruningInfo, SolveReport, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::features::{self, FeatureReport};
 use crate::launch::{JobSpec, Launcher, Local};
 use crate::params::ParamSet;
+use crate::space::Space;
 
 mod group;
 mod stderr;
@@ -339,6 +340,30 @@ impl Runner {
             return Err(Error::Solver("the solver lists no heuristics".into()));
         }
         Ok(list)
+    }
+
+    /// Runs `solver prunings --json`: the prunings the solver has registered,
+    /// which make up the pruning axes of the parameter space.
+    pub async fn prunings(&self, timeout: Option<Duration>) -> Result<Vec<PruningInfo>, Error> {
+        let text = self
+            .query(&["prunings", "--json"], timeout, Error::Solver)
+            .await?;
+        serde_json::from_str(text.trim()).map_err(|e| {
+            Error::Solver(format!(
+                "`solver prunings --json` printed no list of prunings ({e})"
+            ))
+        })
+    }
+
+    /// The parameter space: `solver heuristics --json` and `solver
+    /// prunings --json`, asked together.
+    pub async fn space(&self, timeout: Option<Duration>) -> Result<Space, Error> {
+        let (heuristics, prunings) =
+            tokio::try_join!(self.heuristics(timeout), self.prunings(timeout))?;
+        Ok(Space {
+            heuristics,
+            prunings,
+        })
     }
 
     /// Runs `solver ARGS` and returns its standard output; a failure to

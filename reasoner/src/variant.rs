@@ -25,6 +25,7 @@ use crate::params::{ParamSet, Recipe};
 use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, Exit, RunError, RunLimits, RunStatus, Runner};
 use crate::similarity::Similarity;
+use crate::space::Space;
 
 /// Recipes (pick, remove, every, fix) tried when no retrieved case brings
 /// one: the least obstructing block removed with every kept block fixed
@@ -52,6 +53,8 @@ pub struct Context<'a> {
     pub config: &'a CycleConfig,
     /// The retrieved cases' parameters, most similar first.
     pub reuse: &'a [(String, ParamSet)],
+    /// The solver's parameter space.
+    pub space: &'a Space,
 }
 
 /// Runs the phase; returns its report rows, numbered from `first`, the
@@ -168,7 +171,8 @@ async fn try_recipe(
         ..RunLimits::default()
     };
     let mut sets = vec![params.clone()];
-    if params.clone().normalized() != ParamSet::default() {
+    let space = ctx.space;
+    if space.normalized(params.clone()) != space.normalized(ParamSet::default()) {
         sets.push(ParamSet::default());
     }
     for set in sets {

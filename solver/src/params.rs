@@ -4,9 +4,5 @@
 //! once in the vocabulary crate `sbp-protocol` (shared with the reasoner) and
 //! re-exported here so that the solver's modules name it by one path.
 
-pub use sbp_protocol::ranges::{
-    numeric_flag, Arity, NumericFlag, ValueRange, H2_DEFAULT, NUMERIC_FLAGS,
-};
-pub use sbp_protocol::{
-    Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, Resting, SearchParams,
-};
+pub use sbp_protocol::ranges::{numeric_flag, Arity, NumericFlag, ValueRange, NUMERIC_FLAGS};
+pub use sbp_protocol::{Algorithm, EncodingKind, Heuristic, Limits, Metric, Resting, SearchParams};

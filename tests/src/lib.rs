@@ -73,3 +73,16 @@ pub fn dev_puzzles() -> PathBuf {
     );
     dir
 }
+
+/// Asserts that a process exited 0; the message is `what` (when not empty),
+/// the exit status and the process's stderr. The one form of the check the
+/// end-to-end tests make after nearly every command.
+pub fn assert_success(out: &std::process::Output, what: &str) {
+    let sep = if what.is_empty() { "" } else { ": " };
+    assert!(
+        out.status.success(),
+        "{what}{sep}{}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -36,11 +36,7 @@ fn evaluate(dir: &Scratch) -> Output {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     out
 }
 
@@ -62,11 +58,7 @@ fn python_harness_self_check_passes() {
         .current_dir(end_to_end::workspace_root())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     assert!(String::from_utf8_lossy(&out.stdout).contains("harness self-check passed"));
 }
 

@@ -1,15 +1,16 @@
-//! docs/extending.md's worked examples: the heuristic `blind` and the pruning
-//! `goal-radius` are each one file and one registration line, and through
-//! them alone they appear in the solver's command line, its JSON result,
-//! `solver heuristics --json` / `solver prunings --json` and (blind) the
-//! reasoner's parameter space.
+//! docs/extending.md's worked examples: the heuristic `goal-clear`, with an
+//! option of its own, and the pruning `goal-radius` are each one file and one
+//! registration line, and through them alone they appear in the solver's
+//! command line, its JSON result, the docs' range table, `solver heuristics
+//! --json` / `solver prunings --json` and the reasoner's parameter space.
 
 use std::path::Path;
 
 use end_to_end::{run_solver, solver_bin, workspace_root};
-use reasoner::params::{Algorithm, Heuristic, ParamSet};
+use reasoner::params::{Algorithm, Heuristic, ParamSet, Value as ReasonerValue};
 use reasoner::plan::{Phase, Planner, SearchConfig};
 use reasoner::runner::Runner;
+use reasoner::space::Space;
 use serde_json::Value;
 
 /// The first ```rust block of the page.
@@ -23,17 +24,12 @@ fn first_rust_block(page: &str) -> &str {
 fn the_page_shows_the_file_as_compiled() {
     let root = workspace_root();
     let page = std::fs::read_to_string(root.join("docs/extending.md")).unwrap();
-    let file = std::fs::read_to_string(root.join("solver/src/heuristics/blind.rs")).unwrap();
+    let file = std::fs::read_to_string(root.join("solver/src/heuristics/goal_clear.rs")).unwrap();
     assert_eq!(
         first_rust_block(&page),
         file,
-        "docs/extending.md must show blind.rs as it is"
+        "docs/extending.md must show goal_clear.rs as it is"
     );
-}
-
-/// Every line of the Rust sources that mentions `blind`, as `path: line`.
-fn mentions(dir: &Path, out: &mut Vec<String>) {
-    mentions_of(dir, &["blind"], out)
 }
 
 /// Every line of the Rust sources under `dir` that mentions one of `words`,
@@ -57,99 +53,182 @@ fn nothing_but_its_file_and_its_registration_names_it() {
     let root = workspace_root();
     let mut found = Vec::new();
     for dir in ["solver/src", "solver/protocol/src", "reasoner/src"] {
-        mentions(&root.join(dir), &mut found);
+        mentions_of(&root.join(dir), &["goal_clear", "goal-clear"], &mut found);
     }
     let outside: Vec<&String> = found
         .iter()
-        .filter(|m| !m.contains("heuristics/blind.rs: "))
+        .filter(|m| !m.contains("heuristics/goal_clear.rs: "))
         .collect();
     let registry = root
         .join("solver/src/heuristics/mod.rs")
         .display()
         .to_string();
-    // `mod blind;` and the REGISTRY line holding `blind::SPEC`.
+    // `mod goal_clear;` and the REGISTRY line holding `goal_clear::SPEC`.
     let registration = |m: &&String| {
         m.starts_with(&format!("{registry}: "))
-            && (m.ends_with("mod blind;") || m.contains("blind::SPEC"))
+            && (m.ends_with("mod goal_clear;") || m.contains("goal_clear::SPEC"))
     };
     assert!(
         outside.len() == 2 && outside.iter().all(registration),
-        "blind must be named only in its file and its registration: {outside:#?}"
+        "goal-clear must be named only in its file and its registration: {outside:#?}"
     );
 }
 
-#[test]
-fn the_solver_lists_accepts_and_records_it() {
-    let out = run_solver(&["heuristics", "--json"]);
-    assert_eq!(out.status.code(), Some(0));
-    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let blind = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["name"] == "blind")
-        .expect("solver heuristics lists blind");
-    assert_eq!(blind["admissible"], true);
-    let out = run_solver(&[
-        "solve",
-        "puzzles/klotski/classic.txt",
-        "--algorithm",
-        "astar",
-        "--heuristic",
-        "blind",
-        "--json",
-        "--quiet",
-    ]);
-    assert_eq!(out.status.code(), Some(0));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["params"]["heuristic"], "blind");
-    // Admissible, so A* finds the optimum BFS finds: 116 steps.
-    assert_eq!(report["steps"], 116);
+/// The values of `keys` in a declaration, as text.
+fn fields(declaration: &Value, keys: &[&str]) -> Vec<String> {
+    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    keys.iter().map(|k| text(&declaration[*k])).collect()
+}
+
+/// `solver solve` with these flags: exit code and JSON result.
+fn solve(args: &[&str]) -> (Option<i32>, Value) {
+    let mut all = vec!["solve", "puzzles/klotski/classic.txt", "--json", "--quiet"];
+    all.extend(args);
+    let out = run_solver(&all);
+    let report = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.code(), report)
 }
 
 #[test]
-fn the_reasoners_parameter_space_holds_it() {
+fn the_solver_lists_accepts_and_records_it_and_its_option() {
+    let out = run_solver(&["heuristics", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let h = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == "goal-clear")
+        .expect("solver heuristics lists goal-clear");
+    assert_eq!(
+        fields(&h["options"][0], &["flag", "json", "kind", "vary"]),
+        ["goal-clear-weight", "goal_clear.weight", "reals", "log1p"]
+    );
+    // Its default weight 1 never overestimates: A* finds BFS's optimum.
+    let astar = ["--algorithm", "astar", "--heuristic", "goal-clear"];
+    let (code, report) = solve(&astar);
+    assert_eq!(code, Some(0));
+    assert_eq!(report["params"]["heuristic"], "goal-clear");
+    assert_eq!(
+        report["params"]["goal_clear"]["weight"],
+        serde_json::json!([1.0])
+    );
+    assert_eq!(report["steps"], 116);
+    let (code, report) = solve(&[&astar[..], &["--goal-clear-weight", "2.5"]].concat());
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        report["params"]["goal_clear"]["weight"],
+        serde_json::json!([2.5])
+    );
+    let (code, _) = solve(&[&astar[..], &["--goal-clear-weight", "-1"]].concat());
+    assert_eq!(
+        code,
+        Some(2),
+        "a weight outside its declared range is refused"
+    );
+    // The range table of the docs carries its flag and range.
+    let search = std::fs::read_to_string(workspace_root().join("docs/search.md")).unwrap();
+    assert!(search
+        .contains("| `--goal-clear-weight` | solve, count, pdb | a number from 0 to 1000000 |"));
+}
+
+/// The solver's parameter space as the reasoner reads it.
+fn space() -> Space {
     let runner = Runner::new(solver_bin()).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .unwrap();
-    let listed = runtime.block_on(runner.heuristics(None)).unwrap();
-    let names: Vec<Heuristic> = listed.into_iter().map(|h| Heuristic::new(h.name)).collect();
-    assert!(names.contains(&Heuristic::from("blind")), "{names:?}");
-    // The proximity search, given the solver's list, reaches blind from an
-    // A* h0 case.
+        .unwrap()
+        .block_on(runner.space(None))
+        .unwrap()
+}
+
+/// Every set a planner over `space` draws from `case` in 60 attempts.
+fn draws(space: Space, case: ParamSet) -> Vec<ParamSet> {
+    let mut planner = Planner::new(
+        7,
+        SearchConfig::default(),
+        vec![("case".into(), case)],
+        60,
+        4,
+        2,
+    )
+    .with_space(space);
+    let mut drawn = Vec::new();
+    loop {
+        let wave = planner.next_wave();
+        if wave.is_empty() {
+            return drawn;
+        }
+        let proximity = wave.into_iter().filter(|p| p.phase == Phase::Proximity);
+        drawn.extend(proximity.map(|p| p.params));
+    }
+}
+
+#[test]
+fn the_reasoners_parameter_space_holds_it_and_varies_its_option() {
+    let space = space();
+    // The proximity search reaches goal-clear from an A* h0 case and varies
+    // its weight on its declared scale; the sets pass it to the solver.
     let case = ParamSet {
         algorithm: Algorithm::Astar,
         weight: 3.0,
         ..ParamSet::default()
     };
-    let mut planner = Planner::new(
-        7,
-        SearchConfig::default(),
-        vec![("case".into(), case)],
-        40,
-        4,
-        2,
-    )
-    .with_heuristics(names);
-    let mut drawn = Vec::new();
-    loop {
-        let wave = planner.next_wave();
-        if wave.is_empty() {
-            break;
+    let drawn: Vec<ParamSet> = draws(space.clone(), case)
+        .into_iter()
+        .filter(|p| p.heuristic == Heuristic::from("goal-clear"))
+        .collect();
+    let weights: Vec<String> = drawn
+        .iter()
+        .filter_map(|p| p.settings.get("goal_clear_weight").map(|v| v.to_string()))
+        .collect();
+    assert!(weights.iter().any(|w| w == "1"), "{weights:?}");
+    assert!(
+        weights.iter().any(|w| w != "1"),
+        "never varied: {weights:?}"
+    );
+    let args = drawn[0].solver_args().join(" ");
+    assert!(args.contains("--goal-clear-weight"), "{args}");
+    // Its distance: the weight on the log2(1 + x) scale, 1 -> 3 one unit.
+    let with = |w: f64| {
+        ParamSet {
+            algorithm: Algorithm::Astar,
+            heuristic: Heuristic::from("goal-clear"),
+            ..ParamSet::default()
         }
-        drawn.extend(wave.into_iter().filter(|p| p.phase == Phase::Proximity));
+        .with("goal_clear_weight", ReasonerValue::Reals(vec![w]))
+    };
+    assert!((space.distance(&with(1.0), &with(3.0)) - 1.0).abs() < 1e-12);
+    assert!(space.validate(&with(-1.0)).is_err());
+}
+
+/// The example pruning reaches the reasoner's space through its
+/// declaration: its setting is read, compared (a cutoff: one unit per step,
+/// two to switch it), passed to the solver and learnt from; and declared
+/// `proximity: true`, the proximity search varies it.
+#[test]
+fn the_reasoners_parameter_space_holds_the_example_pruning() {
+    let space = space();
+    let radius = |r: u64| ParamSet::default().with("goal_radius", ReasonerValue::Whole(r));
+    assert_eq!(space.validate(&radius(4)), Ok(()));
+    assert_eq!(space.distance(&radius(4), &radius(6)), 2.0);
+    assert_eq!(space.distance(&radius(4), &ParamSet::default()), 2.0);
+    let args = space.normalized(radius(4)).solver_args().join(" ");
+    assert!(args.contains("--goal-radius 4"), "{args}");
+    let mut bounds = reasoner::bounds::Bounds::new(space.prunings.clone());
+    bounds.learn_no_solution(&radius(3));
+    assert!(bounds.forbids(&radius(2)) && !bounds.forbids(&radius(4)));
+    let mut varying = space.clone();
+    for p in &mut varying.prunings {
+        p.proximity |= p.json == "goal_radius";
     }
+    let drawn = draws(varying, ParamSet::default());
     assert!(
         drawn
             .iter()
-            .any(|p| p.params.heuristic == Heuristic::from("blind")),
-        "no proximity draw used blind: {:?}",
-        drawn
-            .iter()
-            .map(|p| p.params.to_string())
-            .collect::<Vec<_>>()
+            .any(|p| p.settings.get("goal_radius").is_some()),
+        "no draw set a goal radius"
     );
 }
 
@@ -205,18 +284,8 @@ fn the_solver_lists_takes_applies_and_records_the_example_pruning() {
         .find(|p| p["name"] == "goal-radius")
         .expect("solver prunings lists goal-radius");
     assert_eq!(
-        (
-            &radius["flag"],
-            &radius["json"],
-            &radius["kind"],
-            &radius["directed"]
-        ),
-        (
-            &Value::from("goal-radius"),
-            &Value::from("goal_radius"),
-            &Value::from("cutoff"),
-            &Value::from(false)
-        )
+        fields(radius, &["flag", "json", "kind", "directed"]),
+        ["goal-radius", "goal_radius", "cutoff", "false"]
     );
     // Classic Klotski's master starts 3 cells from its goal and must step
     // away once: a radius of 3 leaves no solution, 4 the BFS optimum.
@@ -253,5 +322,18 @@ fn the_solver_lists_takes_applies_and_records_the_example_pruning() {
         code,
         Some(2),
         "a radius outside its declared range is refused"
+    );
+}
+
+/// The reasoner's unit tests read the space from a saved copy of the
+/// solver's lists: it must be the solver's.
+#[test]
+fn the_reasoners_test_fixture_is_the_solvers_space() {
+    let path = workspace_root().join("reasoner/src/space_fixture.json");
+    let saved: Space = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(
+        saved,
+        space(),
+        "regenerate reasoner/src/space_fixture.json from `solver heuristics --json` and `solver prunings --json`"
     );
 }

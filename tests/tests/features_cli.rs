@@ -53,12 +53,8 @@ fn features(path: &Path, extra: &[&str]) -> (Value, Duration) {
     let mut args = vec!["features", p, "--json"];
     args.extend_from_slice(extra);
     let (out, took) = run(&args);
+    end_to_end::assert_success(&out, &format!("solver features {p}"));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "solver features {p} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(
         stdout.lines().count(),
         1,
@@ -163,7 +159,7 @@ fn classic_klotski_has_the_thesis_features() {
 
     // The human table: the thesis's `name low high` lines.
     let (out, _) = run(&["features", path.to_str().unwrap()]);
-    assert!(out.status.success());
+    end_to_end::assert_success(&out, "");
     let text = String::from_utf8(out.stdout).unwrap();
     let rows: Vec<Vec<&str>> = text
         .lines()
@@ -291,7 +287,7 @@ fn output_is_deterministic_and_budgets_are_honoured() {
     let args = ["features", p, "--json", "--budget-bytes", "3000"];
     let (a, _) = run(&args);
     let (b, _) = run(&args);
-    assert!(a.status.success());
+    end_to_end::assert_success(&a, "");
     assert_eq!(a.stdout, b.stdout);
     let v: Value = serde_json::from_slice(&a.stdout).unwrap();
     // 3,000 bytes of 3-byte keys: 1,000 positions, too few for 25,955.
@@ -313,7 +309,7 @@ fn rush_hour_sizes_match_foglemans_cluster_sizes() {
         file.to_str().unwrap(),
         "--json",
     ]);
-    assert!(out.status.success());
+    end_to_end::assert_success(&out, "");
     let text = String::from_utf8(out.stdout).unwrap();
     let clusters: Vec<u64> = std::fs::read_to_string(&file)
         .unwrap()

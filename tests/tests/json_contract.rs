@@ -119,6 +119,7 @@ fn checked_run(args: &[&str], expect_status: &str, with_solution: bool) -> Strin
             let mut documented: BTreeSet<String> = backticked(listed).into_iter().collect();
             if per_pruning {
                 documented.extend(pruning_keys());
+                documented.extend(option_keys());
             }
             let keys: BTreeSet<String> = v.as_object().unwrap().keys().cloned().collect();
             assert_eq!(keys, documented, "{args:?}: fields of `{}`", f.name);
@@ -131,6 +132,31 @@ const CLASSIC: &str = "puzzles/klotski/classic.txt";
 
 /// How docs/json-result.md says that `params` holds a key per pruning.
 const PER_PRUNING: &str = "and one key per registered pruning";
+
+/// The keys of `params` the recorded options of the heuristics `solver
+/// heuristics --json` lists make: a `json` name, or the group of `group.name`.
+fn option_keys() -> Vec<String> {
+    let out = end_to_end::run_solver(&["heuristics", "--json"]);
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let options = list.as_array().unwrap().iter().flat_map(|h| {
+        h["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["recorded"] == true)
+            .map(|o| {
+                o["json"]
+                    .as_str()
+                    .unwrap()
+                    .split('.')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+    });
+    options.collect()
+}
 
 /// The `json` names of the prunings `solver prunings --json` lists.
 fn pruning_keys() -> Vec<String> {

@@ -39,11 +39,7 @@ fn solve_verified(puzzle: &str, args: &[&str], dir: &std::path::Path) -> (u64, u
     let mut verify = vec!["verify", puzzle, sol];
     verify.extend_from_slice(from);
     let v = solver(&verify);
-    assert!(
-        v.status.success(),
-        "verify rejected {all:?}: {}",
-        String::from_utf8_lossy(&v.stderr)
-    );
+    end_to_end::assert_success(&v, &format!("verify rejected {all:?}"));
     (
         r["steps"].as_u64().expect("steps"),
         r["positions_examined"].as_u64().expect("positions"),

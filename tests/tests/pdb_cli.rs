@@ -250,7 +250,7 @@ fn dfid_finds_the_optimum_without_a_heuristic() {
     let tiles = dir.join("near.tiles");
     std::fs::write(&tiles, "3 1 2 4 0 5 6 7 8\n").unwrap();
     let native = solver(&["import", "--from", "tiles", tiles.to_str().unwrap()]);
-    assert!(native.status.success());
+    end_to_end::assert_success(&native, "");
     let file = dir.join("near.txt");
     std::fs::write(&file, native.stdout).unwrap();
     let r = solve_verified(file.to_str().unwrap(), &["--algorithm", "dfid"], "steps", 2);

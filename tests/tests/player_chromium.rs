@@ -62,11 +62,7 @@ fn browse(browser: &Path, url: &str, what: &str) -> Output {
         .output()
         .expect("chromium runs");
     let _ = std::fs::remove_dir_all(&profile);
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "chromium");
     out
 }
 
@@ -90,11 +86,7 @@ fn shown_blocks(dom: &str) -> Cells {
 /// The solver's standard output; it must succeed.
 fn solver(args: &[&str]) -> String {
     let out = run_solver(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, &format!("{args:?}"));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 

@@ -132,11 +132,7 @@ fn the_grid_holds_the_general_settings_then_distinct_sets() {
             "--solver",
             s(&solver),
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        end_to_end::assert_success(&out, "");
         json_of(&out).as_array().unwrap().clone()
     };
     let a = grid("1");

@@ -22,11 +22,7 @@ fn seed() -> String {
 
 fn cases(path: &Path) -> Vec<serde_json::Value> {
     let out = reasoner(&["casebase", "list", s(path), "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     json_of(&out)["case"].as_array().unwrap().clone()
 }
 
@@ -80,11 +76,11 @@ fn merging_keeps_one_case_per_puzzle_with_the_fewest_positions() {
     assert_eq!(klotski[0]["outcome"]["positions_examined"], 999);
     // The other order writes the same bytes.
     let out = reasoner(&["casebase", "merge", s(&pb), s(&pa), "-o", s(&ba)]);
-    assert!(out.status.success());
+    end_to_end::assert_success(&out, "");
     assert_eq!(std::fs::read(&ab).unwrap(), std::fs::read(&ba).unwrap());
     // Merging into one of the inputs replaces it, leaving no temporary file.
     let out = reasoner(&["casebase", "merge", s(&pa), s(&pb), "-o", s(&pa)]);
-    assert!(out.status.success());
+    end_to_end::assert_success(&out, "");
     assert_eq!(std::fs::read(&pa).unwrap(), std::fs::read(&ab).unwrap());
     let mut names: Vec<String> = std::fs::read_dir(&dir.0)
         .unwrap()

@@ -35,11 +35,7 @@ fn casebase_for(dir: &Scratch, puzzle: &str, name: &str, params: &str) -> PathBu
         .args(["features", puzzle, "--json"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut text = format!("version = 1\n\n[[case]]\nname = \"{name}\"\n[case.features]\n");
     for (k, v) in report["features"].as_object().unwrap() {

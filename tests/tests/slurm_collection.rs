@@ -73,11 +73,7 @@ fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
     ];
     let out = run_collection(&dir, &puzzles, &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, &format!("{stdout}"));
     assert!(
         stdout.contains("6 puzzles: 1 error, 1 no_solution, 4 solved"),
         "{stdout}"
@@ -116,7 +112,7 @@ fn the_job_array_s_case_bases_merge_into_one_case_per_solved_puzzle() {
         .args(["casebase", "list", s(&out_dir.join("casebase.toml"))])
         .output()
         .unwrap();
-    assert!(list.status.success());
+    end_to_end::assert_success(&list, "");
 }
 
 #[test]

@@ -218,11 +218,7 @@ fn bench_with_spill_gives_a_row_for_memory_and_one_for_disk() {
         "--spill",
         dir.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "");
     let text = String::from_utf8_lossy(&out.stdout);
     let rows: Vec<Vec<&str>> = text
         .lines()

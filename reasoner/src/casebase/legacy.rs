@@ -29,7 +29,7 @@ use std::path::Path;
 use crate::casebase::{Case, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::{decimal_log10, Features, Range, SEARCH_SPACE_LOG10, SEARCH_SPACE_SIZE};
-use crate::params::{Algorithm, Heuristic, Metric, ParamSet, Resting};
+use crate::params::{Algorithm, Heuristic, Metric, ParamSet, Value};
 
 /// Cases read from a legacy file, with warnings about what was left out.
 #[derive(Debug)]
@@ -91,8 +91,8 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
             .or(solution_lines.first())
             .map(|l| l.number)
             .unwrap_or(1);
-        params
-            .validate()
+        sbp_protocol::ranges::weight()
+            .check(params.weight)
             .map_err(|m| err(first_line, format!("case {}: {m}", k + 1)))?;
         let name = unique_name(comment.as_deref(), k, &imported.cases);
         imported.cases.push(Case {
@@ -100,7 +100,7 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
             comment,
             provenance: Provenance::default(),
             features,
-            params: params.normalized(),
+            params,
             outcome: Outcome {
                 steps: None,
                 moves: None,
@@ -219,6 +219,9 @@ fn numeric_range(l: &Line, lo: &str, hi: &str, path: &Path) -> Result<(f64, f64)
 /// table); unknown attributes are left out with a warning.
 fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Result<ParamSet, Error> {
     let mut params = ParamSet::default();
+    // The thesis's h2 weights, kept with the h2 heuristic only (its default
+    // weights otherwise, as the solver declares them).
+    let mut h2 = [1.0, 0.0, 1.0];
     for l in lines {
         if l.name == "comment" {
             continue;
@@ -250,18 +253,19 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
                 params.heuristic = Heuristic::new(code(&[(0, "h0"), (1, "h1"), (2, "h2")])?)
             }
             "heuristic_weight" | "weight" => params.weight = v,
-            "h2_a" => params.h2[0] = v,
-            "h2_b" => params.h2[1] = v,
-            "h2_c" => params.h2[2] = v,
+            "h2_a" | "h2_b" | "h2_c" => {
+                let k = (l.name.as_bytes()[3] - b'a') as usize;
+                h2[k] = v;
+            }
             "spacevalue" | "space_value" => {
-                params.space_value = (v > 0.0).then_some(v.round() as u64)
+                let cutoff = (v > 0.0).then_some(Value::Whole(v.round() as u64));
+                params.settings.set("space_value", cutoff)
             }
             "restingblock" | "resting" => {
-                params.resting = match code(&[(0, "off"), (1, "relaxed"), (2, "strict")])? {
-                    "off" => Resting::Off,
-                    "relaxed" => Resting::Relaxed,
-                    _ => Resting::Strict,
-                }
+                let level = code(&[(0, "off"), (1, "relaxed"), (2, "strict")])?;
+                params
+                    .settings
+                    .set("resting", Some(Value::Text(level.into())))
             }
             "metric" => {
                 params.metric = match code(&[(0, "steps"), (1, "moves")])? {
@@ -275,6 +279,13 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
                 l.number
             )),
         }
+    }
+    if params.algorithm.informed() && params.heuristic.name() == "h2" {
+        params.settings.set("h2", Some(Value::Reals(h2.to_vec())));
+    }
+    if !params.algorithm.informed() {
+        params.heuristic = Heuristic::default();
+        params.weight = ParamSet::default().weight;
     }
     Ok(params)
 }
@@ -349,8 +360,14 @@ queue_size 5 5
         assert_eq!(c.name, "puzzle 04 american pie");
         assert_eq!(c.params.algorithm, Algorithm::Astar);
         assert_eq!(c.params.weight, 30.0);
-        assert_eq!(c.params.space_value, Some(45));
-        assert_eq!(c.params.resting, Resting::Strict);
+        assert_eq!(
+            c.params.settings.get("space_value"),
+            Some(&Value::Whole(45))
+        );
+        assert_eq!(
+            c.params.settings.get("resting"),
+            Some(&Value::Text("strict".into()))
+        );
         assert_eq!(c.features.get("num_of_spaces"), Some(Range::point(6.0)));
         let l = c.features.get(SEARCH_SPACE_LOG10).unwrap();
         assert!((l.lo - 1.1e17f64.log10()).abs() < 1e-12);

@@ -84,8 +84,8 @@ impl CaseBase {
             if earlier > 0 {
                 return Err(at(line, format!("duplicate case name {:?}", case.name)));
             }
-            case.params
-                .validate()
+            sbp_protocol::ranges::weight()
+                .check(case.params.weight)
                 .map_err(|m| at(line, format!("case {:?}: {m}", case.name)))?;
             check_values(case, text, line)
                 .map_err(|(l, m)| at(l, format!("case {:?}: {m}", case.name)))?;
@@ -97,6 +97,19 @@ impl CaseBase {
     pub fn to_toml(&self) -> String {
         let body = toml::to_string(self).expect("a case base serializes to TOML");
         format!("# Case base of the sliding-block reasoner; schema: casebase/README.md\n{body}")
+    }
+
+    /// Checks every case's parameters against the solver's declarations
+    /// (`Space::validate`): a key no option or pruning has, or a value out of
+    /// its range, names the case. Loading cannot: the solver is not asked
+    /// until a cycle starts.
+    pub fn check_against(&self, space: &crate::space::Space) -> Result<(), Error> {
+        for case in &self.cases {
+            space
+                .validate(&case.params)
+                .map_err(|m| Error::Usage(format!("case base: case {:?}: {m}", case.name)))?;
+        }
+        Ok(())
     }
 
     /// Adds a case or replaces the one with the same name.
@@ -314,10 +327,7 @@ mod tests {
                 sha256: Some("ab".repeat(32)),
             },
             features,
-            params: ParamSet {
-                space_value: Some(14),
-                ..ParamSet::default()
-            },
+            params: ParamSet::default().with("space_value", crate::params::Value::Whole(14)),
             outcome: Outcome {
                 steps: Some(116),
                 moves: Some(81),
@@ -335,9 +345,9 @@ mod tests {
         pdb.params = ParamSet {
             algorithm: crate::params::Algorithm::Astar,
             heuristic: "pdb".into(),
-            pdb_memory: Some(64 << 20),
             ..ParamSet::default()
-        };
+        }
+        .with("pdb_memory", crate::params::Value::Whole(64 << 20));
         cb.upsert(pdb.clone());
         let text = cb.to_toml();
         assert!(text.contains("heuristic = \"pdb\""), "{text}");
@@ -440,7 +450,22 @@ mod tests {
         let text = include_str!("../../../casebase/example.toml");
         let cb = CaseBase::parse(text, Path::new("casebase/example.toml")).unwrap();
         assert_eq!(cb.cases.len(), 2);
-        assert_eq!(cb.cases[1].params.space_value, Some(45));
+        assert_eq!(
+            cb.cases[1].params.settings.get("space_value"),
+            Some(&crate::params::Value::Whole(45))
+        );
+        crate::space::tests::fixture().normalized(cb.cases[0].params.clone());
+        assert!(cb.check_against(&crate::space::tests::fixture()).is_ok());
+    }
+
+    /// The seed case base, written by the reasoner before its parameters
+    /// were declared by the solver, reads and writes back byte for byte.
+    #[test]
+    fn the_seed_case_base_writes_back_the_same_bytes() {
+        let text = include_str!("../../../casebase/seed.toml");
+        let cb = CaseBase::parse(text, Path::new("casebase/seed.toml")).unwrap();
+        assert_eq!(cb.to_toml(), text);
+        assert!(cb.check_against(&crate::space::tests::fixture()).is_ok());
     }
 
     #[test]

@@ -8,15 +8,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::options::OptionInfo;
+
 /// The heuristic every search uses unless told otherwise.
 pub const DEFAULT_HEURISTIC: &str = "h0";
-
-/// The heuristic whose three weights are the `h2` parameter (`--h2 A,B,C`).
-pub const H2_HEURISTIC: &str = "h2";
-
-/// The pattern-database heuristic, whose tables' memory is the `pdb_memory`
-/// parameter (`--pdb-memory BYTES`).
-pub const PDB_HEURISTIC: &str = "pdb";
 
 /// The name of a registered heuristic, as on the command line, in the JSON
 /// and in case bases.
@@ -31,16 +26,6 @@ impl Heuristic {
 
     pub fn name(&self) -> &str {
         &self.0
-    }
-
-    /// Whether this is the heuristic that takes the `h2` weights.
-    pub fn takes_h2_weights(&self) -> bool {
-        self.0 == H2_HEURISTIC
-    }
-
-    /// Whether this is the heuristic that takes `--pdb-memory`.
-    pub fn takes_pdb_memory(&self) -> bool {
-        self.0 == PDB_HEURISTIC
     }
 }
 
@@ -72,8 +57,9 @@ pub struct HeuristicInfo {
     /// Never overestimates (under the metric it was built for): A* and IDA*
     /// with weight 1 then find optimal solutions.
     pub admissible: bool,
-    /// The flags it reads besides `--weight` (e.g. `h2` for `--h2 A,B,C`).
-    pub options: Vec<String>,
+    /// The options of its own (`h2`'s `--h2 A,B,C`), each with its flag,
+    /// JSON name, kind, default, range and how the reasoner varies it.
+    pub options: Vec<OptionInfo>,
     /// Whether the reasoner's proximity search may switch to it.
     #[serde(default = "yes")]
     pub proximity: bool,
@@ -81,4 +67,12 @@ pub struct HeuristicInfo {
 
 fn yes() -> bool {
     true
+}
+
+impl HeuristicInfo {
+    /// Its recorded options: those of a run's identity, which the JSON and
+    /// the reasoner's parameter space hold.
+    pub fn recorded(&self) -> impl Iterator<Item = &OptionInfo> {
+        self.options.iter().filter(|o| o.recorded)
+    }
 }

@@ -127,6 +127,20 @@ impl fmt::Display for Setting {
 /// off). Flattened into the parameters, so each is one key of its own.
 pub type PruningSettings = BTreeMap<String, Setting>;
 
+/// Reads the prunings' settings out of the JSON `params`' keys that no fixed
+/// field takes: the scalars (the lists and objects are the heuristics'
+/// options, [`crate::options::read_settings`]).
+pub fn read_settings<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PruningSettings, D::Error> {
+    let entries: BTreeMap<String, crate::options::Entry> = BTreeMap::deserialize(d)?;
+    Ok(entries
+        .into_iter()
+        .filter_map(|(k, e)| match e {
+            crate::options::Entry::Setting(s) => Some((k, s)),
+            _ => None,
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

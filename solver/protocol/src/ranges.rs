@@ -1,6 +1,7 @@
 //! The numeric parameters' valid ranges, one declaration per flag
-//! ([`NUMERIC_FLAGS`]; a pruning's cutoff declares its range in its own file
-//! of the solver, see [`crate::pruning`]): the solver's command line parses against them
+//! ([`NUMERIC_FLAGS`]; a pruning's cutoff and a heuristic's own options
+//! declare their ranges in their own files of the solver, see
+//! [`crate::pruning`] and [`crate::options`]): the solver's command line parses against them
 //! (`solver/src/cli/ranged.rs`), the documentation's range table is rendered
 //! from them, the reasoner checks case bases against them and its proximity
 //! search never leaves them.
@@ -43,9 +44,6 @@ pub struct NumericFlag {
 const GIB: u64 = 1 << 30;
 const TIB: u64 = 1 << 40;
 
-/// `--pdb-memory`'s default: 512 MiB.
-pub const PDB_MEMORY_DEFAULT: u64 = 512 << 20;
-
 /// Every numeric flag of `solver` with its valid range. Values outside are
 /// refused when the command line is read (exit 2, naming flag and range);
 /// the upper ends keep every valid value from panicking, overflowing or
@@ -64,13 +62,6 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         meaning: "weight W on the heuristic: f = g + W*h",
     },
     NumericFlag {
-        name: "h2",
-        commands: "solve, count",
-        arity: Arity::Exactly(3),
-        range: ValueRange::Real { min: 0.0, max: 1e6 },
-        meaning: "h2's weights A,B,C (each in the range)",
-    },
-    NumericFlag {
         name: "ida-limit",
         commands: "solve, count",
         arity: Arity::One,
@@ -86,17 +77,6 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         arity: Arity::One,
         range: ValueRange::Whole { min: 1, max: 256 },
         meaning: "worker threads (BFS)",
-    },
-    NumericFlag {
-        name: "pdb-memory",
-        commands: "solve, count, pdb",
-        arity: Arity::One,
-        // Each table has fewer than 2^32 one-byte entries.
-        range: ValueRange::Bytes {
-            min: 1 << 10,
-            max: 64 * GIB,
-        },
-        meaning: "bytes all pattern databases may take together",
     },
     NumericFlag {
         name: "max-positions",
@@ -245,9 +225,6 @@ pub fn numeric_flag(command: &str, name: &str) -> &'static NumericFlag {
         .unwrap_or_else(|| panic!("no numeric flag --{name} for {command} in NUMERIC_FLAGS"))
 }
 
-/// h2's default weights `[A, B, C]`.
-pub const H2_DEFAULT: [f64; 3] = [1.0, 0.0, 1.0];
-
 impl NumericFlag {
     /// What the flag accepts, in words: "a whole number from 1 to 256".
     pub fn describe(&self) -> String {
@@ -329,16 +306,6 @@ pub fn weight() -> &'static NumericFlag {
     numeric_flag("solve", "weight")
 }
 
-/// Each of h2's three weights.
-pub fn h2() -> &'static NumericFlag {
-    numeric_flag("solve", "h2")
-}
-
-/// The bytes all pattern databases may take together.
-pub fn pdb_memory() -> &'static NumericFlag {
-    numeric_flag("solve", "pdb-memory")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,8 +337,5 @@ mod tests {
     fn the_defaults_lie_in_their_ranges() {
         assert!(weight().check(1.0).is_ok());
         assert!(numeric_flag("solve", "threads").check(1.0).is_ok());
-        for w in H2_DEFAULT {
-            assert!(h2().check(w).is_ok());
-        }
     }
 }

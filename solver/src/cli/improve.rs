@@ -10,7 +10,7 @@ use clap::Args;
 use super::ranged::{real, whole};
 use super::verify::puzzle_and_solution;
 use super::{check_writable, write_atomically, Failure, PuzzleInput};
-use crate::improve::{improve, ImproveError, Options};
+use crate::improve::{improve, ImproveError, Improved, Options};
 use crate::params::Metric;
 use crate::report::ImproveReport;
 use crate::solution;
@@ -74,25 +74,7 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
             code: 3,
         },
     })?;
-    let report = ImproveReport {
-        puzzle: file.clone(),
-        status: if out.shortcuts > 0 {
-            "improved"
-        } else {
-            "unchanged"
-        }
-        .into(),
-        metric: args.metric,
-        first_steps: out.first.steps,
-        first_moves: out.first.moves,
-        steps: out.last.steps,
-        moves: out.last.moves,
-        shortcuts: out.shortcuts,
-        positions_examined: out.examined,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-        limit_reached: out.limit_reached,
-        solution: out.moves.iter().map(|m| m.to_string()).collect(),
-    };
+    let report = make_report(args, &out, started);
     // The result is printed even when its file could not be written, then the error.
     let written = match &args.output {
         Some(path) => write_atomically(path, solution::write(&out.moves))
@@ -128,4 +110,27 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
     }
     written?;
     Ok(0)
+}
+
+/// The JSON result of one improvement.
+fn make_report(args: &ImproveArgs, out: &Improved, started: Instant) -> ImproveReport {
+    ImproveReport {
+        puzzle: args.input.puzzle.clone(),
+        status: if out.shortcuts > 0 {
+            "improved"
+        } else {
+            "unchanged"
+        }
+        .into(),
+        metric: args.metric,
+        first_steps: out.first.steps,
+        first_moves: out.first.moves,
+        steps: out.last.steps,
+        moves: out.last.moves,
+        shortcuts: out.shortcuts,
+        positions_examined: out.examined,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        limit_reached: out.limit_reached,
+        solution: out.moves.iter().map(|m| m.to_string()).collect(),
+    }
 }

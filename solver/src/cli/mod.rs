@@ -17,6 +17,7 @@ pub mod features;
 pub mod heuristics;
 pub mod import;
 pub mod improve;
+pub mod option_args;
 pub mod pdb;
 pub mod pruning_args;
 pub mod prunings;
@@ -59,11 +60,11 @@ pub enum Command {
     /// Build pattern databases ahead of a search, or print their patterns, sizes and mean values.
     Pdb(pdb::PdbArgs),
     /// List the registered heuristics: name, admissibility, options (--json for the reasoner).
-    Heuristics(heuristics::HeuristicsArgs),
+    Heuristics(output::ListArgs),
     /// Easier variants: rank blocks by obstruction, remove some, or turn a variant's solution into subgoals.
     Variant(variant::VariantArgs),
     /// List the registered prunings: name, flag, values, directedness (--json for the reasoner).
-    Prunings(prunings::PruningsArgs),
+    Prunings(output::ListArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.

@@ -56,6 +56,32 @@ pub fn failure(e: io::Error) -> Failure {
     }
 }
 
+/// The flags of a command that lists registrations (`solver heuristics`,
+/// `solver prunings`).
+#[derive(clap::Args, Debug)]
+pub struct ListArgs {
+    /// Print the declarations as one JSON list: what the reasoner reads to
+    /// know its parameter space.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints `infos` as one JSON list with `--json`, else `lines`, one each.
+pub fn list<T: serde::Serialize>(
+    args: &ListArgs,
+    infos: &[T],
+    lines: impl Iterator<Item = String>,
+) -> Result<i32, Failure> {
+    if args.json {
+        json_list(infos)?;
+        return Ok(0);
+    }
+    for l in lines {
+        line(format_args!("{l}"))?;
+    }
+    Ok(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

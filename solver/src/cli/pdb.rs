@@ -47,8 +47,8 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
         let mut first = None;
         for (k, goal) in p.goals.iter().enumerate() {
             let geometry = Geometry::new(p, Some(goal));
-            let spec = params.pdb.patterns.as_deref();
-            let plan = patterns::plan(p, &geometry, spec, params.pdb.memory)
+            let spec = pdb::PATTERNS.text(&params);
+            let plan = patterns::plan(p, &geometry, spec, pdb::MEMORY.whole(&params))
                 .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
             let databases = pdb::load_plan(p, &geometry, &plan, &params);
             let name = p.name.as_deref().unwrap_or(&a.input.puzzle);

@@ -3,34 +3,21 @@
 //! reasoner learns the prunings its parameter space holds, so that a pruning
 //! registered in the solver needs no change on the reasoner's side.
 
-use clap::Args;
-
+use super::output::{list, ListArgs};
 use super::Failure;
 use crate::pruning::REGISTRY;
 
-#[derive(Args, Debug)]
-pub struct PruningsArgs {
-    /// Print one JSON list of {name, doc, flag, json, kind, ..., directed, proximity}.
-    #[arg(long)]
-    pub json: bool,
-}
-
-pub fn run(args: &PruningsArgs) -> Result<i32, Failure> {
-    if args.json {
-        let infos: Vec<_> = REGISTRY.iter().map(|s| s.info()).collect();
-        super::output::json_list(&infos)?;
-        return Ok(0);
-    }
-    for s in REGISTRY {
-        let info = s.info();
+pub fn run(args: &ListArgs) -> Result<i32, Failure> {
+    let infos: Vec<_> = REGISTRY.iter().map(|s| s.info()).collect();
+    let lines = REGISTRY.iter().zip(&infos).map(|(s, info)| {
         let graph = if s.directed { "directed" } else { "undirected" };
-        outln!(
+        format!(
             "{:<18} --{} ({}; {graph}): {}",
             s.name,
             s.flag,
             info.describe(),
             s.doc
-        );
-    }
-    Ok(0)
+        )
+    });
+    list(args, &infos, lines)
 }

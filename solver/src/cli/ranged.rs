@@ -46,16 +46,17 @@ pub fn real(
     move |s| real_value(flag, s.trim()).ok_or_else(|| refusal(flag, s))
 }
 
-/// Parser for a flag of `command` taking exactly `N` comma-separated reals.
-pub fn reals<const N: usize>(
-    command: &'static str,
-    name: &'static str,
-) -> impl Fn(&str) -> Result<[f64; N], String> + Clone + Send + Sync + 'static {
-    let flag = numeric_flag(command, name);
+/// Parser for a flag declared elsewhere than [`NUMERIC_FLAGS`] (a
+/// heuristic's option) taking exactly `count` comma-separated reals.
+pub fn reals_in(
+    flag: NumericFlag,
+    count: usize,
+) -> impl Fn(&str) -> Result<Vec<f64>, String> + Clone + Send + Sync + 'static {
     move |s| {
+        let flag = &flag;
         let values: Option<Vec<f64>> = s.split(',').map(|x| real_value(flag, x.trim())).collect();
         values
-            .and_then(|v| <[f64; N]>::try_from(v).ok())
+            .filter(|v| v.len() == count)
             .ok_or_else(|| refusal(flag, s))
     }
 }
@@ -109,13 +110,15 @@ fn refusal(flag: &NumericFlag, got: &str) -> String {
 
 /// The markdown table of every numeric flag and its range, as README.md and
 /// docs/search.md carry it (a test keeps them equal to this): the shared
-/// table, then the registered prunings' cutoffs.
+/// table, then the registered heuristics' numeric options, then the
+/// registered prunings' cutoffs.
 pub fn markdown_table() -> String {
     let mut out = String::from("| flag | commands | valid values | meaning |\n|---|---|---|---|\n");
+    let options = super::option_args::all().filter_map(super::option_args::numeric_flag);
     let cutoffs = crate::pruning::REGISTRY
         .iter()
         .filter_map(super::pruning_args::cutoff_flag);
-    for flag in NUMERIC_FLAGS.iter().copied().chain(cutoffs) {
+    for flag in NUMERIC_FLAGS.iter().copied().chain(options).chain(cutoffs) {
         out.push_str(&format!(
             "| `--{}` | {} | {} | {} |\n",
             flag.name,
@@ -144,8 +147,11 @@ mod tests {
         assert_eq!(threads("4"), Ok(4));
         assert!(threads("0").unwrap_err().contains("from 1 to 256"));
         assert!(threads("1000000").is_err() && threads("-3").is_err());
-        let h2 = reals::<3>("solve", "h2");
-        assert_eq!(h2("6, 16,2"), Ok([6.0, 16.0, 2.0]));
+        let h2 = reals_in(
+            super::super::option_args::numeric_flag(&crate::heuristics::h2::WEIGHTS).unwrap(),
+            3,
+        );
+        assert_eq!(h2("6, 16,2"), Ok(vec![6.0, 16.0, 2.0]));
         for bad in ["1,2", "NaN,1,1", "-1,1,1", "inf,1,1", "1,2,3,4"] {
             assert!(h2(bad).unwrap_err().contains("3 comma-separated"), "{bad}");
         }
@@ -180,15 +186,20 @@ mod tests {
                 assert!(!(a.name == b.name && shared), "--{} twice", a.name);
             }
         }
-        for spec in crate::pruning::REGISTRY {
+        let registered = crate::pruning::REGISTRY
+            .iter()
+            .map(|s| s.flag)
+            .chain(super::super::option_args::all().map(|o| o.flag));
+        let mut seen: Vec<&str> = Vec::new();
+        for flag in registered {
             let clash = NUMERIC_FLAGS
                 .iter()
-                .any(|f| f.name == spec.flag && f.commands.contains("solve"));
+                .any(|f| f.name == flag && f.commands.contains("solve"));
             assert!(
-                !clash,
-                "--{} is both a pruning and a numeric flag",
-                spec.flag
+                !clash && !seen.contains(&flag),
+                "--{flag} is declared twice"
             );
+            seen.push(flag);
         }
         assert_eq!(
             numeric_flag("import", "width").range,

@@ -4,12 +4,11 @@
 
 use clap::Args;
 
+use super::option_args::OptionArgs;
 use super::pruning_args::PruningArgs;
-use super::ranged::{real, reals, whole};
+use super::ranged::{real, whole};
 use super::PuzzleInput;
-use crate::params::{
-    Algorithm, EncodingKind, Heuristic, Limits, Metric, PdbSettings, SearchParams,
-};
+use crate::params::{Algorithm, EncodingKind, Heuristic, Limits, Metric, SearchParams};
 
 /// What `solve` and `count` both take: the puzzle, how to search it and when
 /// to stop. One struct, flattened into each, so their flags cannot drift apart.
@@ -34,9 +33,9 @@ pub struct SearchArgs {
     /// Weight on h: f = g + W*h.
     #[arg(long, default_value_t = SearchParams::default().weight, allow_hyphen_values = true, value_parser = real("solve", "weight"))]
     pub weight: f64,
-    /// h2's weights A,B,C: master distance, space-value allowance, spaces' distance to the master.
-    #[arg(long, value_name = "A,B,C", allow_hyphen_values = true, value_parser = reals::<3>("solve", "h2"))]
-    pub h2: Option<[f64; 3]>,
+    /// The registered heuristics' own options (`solver heuristics` lists them).
+    #[command(flatten)]
+    pub options: OptionArgs,
     /// IDA*'s first path limit (default: h of the start).
     #[arg(long, allow_hyphen_values = true, value_parser = whole::<u32>("solve", "ida-limit"))]
     pub ida_limit: Option<u32>,
@@ -58,15 +57,6 @@ pub struct SearchArgs {
     /// Worker threads (BFS).
     #[arg(long, default_value_t = SearchParams::default().threads, allow_hyphen_values = true, value_parser = whole::<usize>("solve", "threads"))]
     pub threads: usize,
-    /// `--heuristic pdb`: the patterns as groups of block ids, e.g. 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15 (default: chosen within --pdb-memory).
-    #[arg(long, value_name = "GROUPS")]
-    pub pdb: Option<String>,
-    /// `--heuristic pdb`: bytes all tables may take together (suffixes K, M, G).
-    #[arg(long, value_name = "BYTES", default_value_t = PdbSettings::default().memory, value_parser = whole::<u64>("solve", "pdb-memory"))]
-    pub pdb_memory: u64,
-    /// `--heuristic pdb`: folder of cached tables, or `off` (default: the user's cache folder).
-    #[arg(long, value_name = "DIR")]
-    pub pdb_cache: Option<String>,
     /// BFS: when memory runs out (--max-memory, or the machine's available memory), go on with the layers on disk in DIR.
     #[arg(long, value_name = "DIR")]
     pub spill: Option<String>,
@@ -92,9 +82,10 @@ impl SearchArgs {
             algorithm: self.algorithm,
             heuristic: self.heuristic.clone(),
             weight: self.weight,
-            h2: self.h2.unwrap_or(SearchParams::default().h2),
             ida_limit: self.ida_limit,
             prunings: self.prunings.0.clone(),
+            options: self.options.recorded.clone(),
+            local: self.options.local.clone(),
             lock: self
                 .lock
                 .as_deref()
@@ -106,11 +97,6 @@ impl SearchArgs {
             encoding: self.encoding,
             keep_visited: self.keep_visited,
             threads: self.threads,
-            pdb: PdbSettings {
-                patterns: self.pdb.clone(),
-                memory: self.pdb_memory,
-                cache: self.pdb_cache.clone(),
-            },
             spill: self.spill.clone(),
         }
     }

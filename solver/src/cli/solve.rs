@@ -80,33 +80,8 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
             None => None,
         };
         let mut report = make_report(args, puzzle, &out, &params, limits);
-        let mut written = Ok(());
-        if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
-            let path = if many {
-                format!("{file}.{}", index + 1)
-            } else {
-                file.clone()
-            };
-            written = write_atomically(&path, solution::write(lines))
-                .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")));
-            report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
-        }
-        if let Some(path) = &args.best_out {
-            written = written.and(super::best_out::write(
-                path,
-                &args.job.input.puzzle,
-                puzzle,
-                &out,
-            ));
-        }
-        if let Some(path) = &args.render {
-            let path = match many {
-                true => numbered(path, index + 1),
-                false => path.clone(),
-            };
-            let drawn = render_solution(puzzle, &path, &args.job.input.puzzle, frames.as_ref());
-            written = written.and(drawn);
-        }
+        let at = (index, many);
+        let written = write_files(args, at, puzzle, &out, frames.as_ref(), &mut report);
         // The result is printed even when its file could not be written, then the error.
         if args.json {
             outln!(
@@ -123,6 +98,48 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         code = code.max(out.status.exit_code());
     }
     Ok(code)
+}
+
+/// Writes what the flags ask for of one puzzle's result (`--solution`,
+/// `--best-out`, `--render`; numbered in a collection: `at` is the puzzle's
+/// index and whether there are many) and puts the solution in `report`.
+/// Every file is tried; the first error is returned.
+fn write_files(
+    args: &SolveArgs,
+    (index, many): (usize, bool),
+    puzzle: &Puzzle,
+    out: &SolveOutput,
+    frames: Option<&Frames>,
+    report: &mut SolveReport,
+) -> Result<(), Failure> {
+    let mut written = Ok(());
+    if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
+        let path = if many {
+            format!("{file}.{}", index + 1)
+        } else {
+            file.clone()
+        };
+        written = write_atomically(&path, solution::write(lines))
+            .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")));
+        report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
+    }
+    if let Some(path) = &args.best_out {
+        written = written.and(super::best_out::write(
+            path,
+            &args.job.input.puzzle,
+            puzzle,
+            out,
+        ));
+    }
+    if let Some(path) = &args.render {
+        let path = match many {
+            true => numbered(path, index + 1),
+            false => path.clone(),
+        };
+        let drawn = render_solution(puzzle, &path, &args.job.input.puzzle, frames);
+        written = written.and(drawn);
+    }
+    written
 }
 
 /// The JSON result of one solve.

@@ -1,7 +1,6 @@
 //! blind: estimates 0 for every position. A* with it is
 //! uniform-cost search, which makes it the baseline any other heuristic must
-//! beat, and the worked example of `docs/extending.md`: a heuristic is this
-//! one file plus its line in `REGISTRY`.
+//! beat.
 
 use super::{Context, Heuristic, Spec};
 use crate::moves::State;

@@ -12,10 +12,31 @@
 //! `B = 4*s^2` the penalty only bites on badly scattered positions, which is
 //! what the thesis's setting suggests. Not admissible.
 
-use super::{Context, Heuristic, Spec};
+use std::borrow::Cow;
+
+use super::{Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
+use sbp_protocol::options::{OptionKind, Vary};
+
+/// h2's weights `--h2 A,B,C`: varied by the reasoner on the `log2(1 + x)`
+/// scale, where doubling a weight costs about one unit.
+pub const WEIGHTS: Opt = Opt {
+    flag: "h2",
+    json: "h2",
+    doc:
+        "h2's weights A,B,C: master distance, space-value allowance, spaces' distance to the master",
+    kind: OptionKind::Reals {
+        count: 3,
+        min: 0.0,
+        max: 1e6,
+        default: Cow::Borrowed(&[1.0, 0.0, 1.0]),
+    },
+    vary: Vary::Log1p,
+    recorded: true,
+    start: None,
+};
 
 /// The registration of h2 (see [`super::REGISTRY`]); its weights are `--h2 A,B,C`.
 pub const SPEC: Spec = Spec {
@@ -23,8 +44,11 @@ pub const SPEC: Spec = Spec {
     doc: "Overestimate from master distance, spaces' distance to the master and space value, weighted by --h2 A,B,C.",
     admissible: false,
     proximity: true,
-    options: &["h2"],
-    build: |cx: &Context| Box::new(SpacesAndMaster::new(cx.puzzle, cx.geometry, cx.params.h2)),
+    options: &[WEIGHTS],
+    build: |cx: &Context| {
+        let w = WEIGHTS.reals(cx.params);
+        Box::new(SpacesAndMaster::new(cx.puzzle, cx.geometry, [w[0], w[1], w[2]]))
+    },
 };
 
 pub struct SpacesAndMaster {

@@ -1,14 +1,17 @@
 //! Heuristic estimates of the distance to the goal, one file each. Each file
-//! declares its heuristic's name, documentation, admissibility and options in
-//! a [`Spec`]; adding a heuristic means one new file and one line in
-//! [`REGISTRY`], from which the command line (`--heuristic`), the JSON, the
-//! list `solver heuristics --json` prints and so the reasoner's parameter
-//! space all follow. `docs/extending.md` walks through an example.
+//! declares its heuristic's name, documentation, admissibility and options of
+//! its own ([`Opt`]: flag, JSON name, kind, default, range, how the reasoner
+//! varies it) in a [`Spec`]; adding a heuristic means one new file and one
+//! line in [`REGISTRY`], from which the command line (`--heuristic` and the
+//! options' flags, `cli/option_args.rs`), the JSON, the range table of the
+//! docs, the list `solver heuristics --json` prints and so the reasoner's
+//! parameter space all follow. `docs/extending.md` walks through an example.
 
 mod blind;
+mod goal_clear;
 mod h0;
 mod h1;
-mod h2;
+pub mod h2;
 mod manhattan;
 mod path;
 pub mod pdb;
@@ -17,6 +20,7 @@ use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State};
 use crate::params::{Heuristic as Name, SearchParams};
+use sbp_protocol::options::{OptionInfo, OptionKind, Value, Vary};
 use sbp_protocol::HeuristicInfo;
 
 /// Every heuristic the solver offers: the registration lines.
@@ -27,6 +31,7 @@ pub const REGISTRY: &[Spec] = &[
     manhattan::SPEC,
     pdb::SPEC,
     blind::SPEC,
+    goal_clear::SPEC,
     path::SPEC,
 ];
 
@@ -71,8 +76,8 @@ pub struct Spec {
     pub doc: &'static str,
     /// Never overestimates the remaining steps.
     pub admissible: bool,
-    /// Flags it reads besides `--weight` (e.g. `h2`).
-    pub options: &'static [&'static str],
+    /// Options of its own besides `--weight` (e.g. `h2`'s `--h2 A,B,C`).
+    pub options: &'static [Opt],
     /// Whether the reasoner's proximity search may switch to it.
     pub proximity: bool,
     /// Builds it for one search.
@@ -87,9 +92,98 @@ impl Spec {
             doc: self.doc.to_string(),
             admissible: self.admissible,
             proximity: self.proximity,
-            options: self.options.iter().map(|o| o.to_string()).collect(),
+            options: self.options.iter().map(Opt::info).collect(),
         }
     }
+}
+
+/// An option of a heuristic's own, declared in its file (the shared
+/// vocabulary describes it as [`OptionInfo`]).
+pub struct Opt {
+    /// Its command-line flag, without the dashes.
+    pub flag: &'static str,
+    /// Its key in the JSON `params`: `name`, or `group.name` for a key of the
+    /// object `group` (a key of its own must be a list of reals). In case
+    /// bases its key is the flag with `_` for `-`.
+    pub json: &'static str,
+    /// One line for `--help`, the range table and `solver heuristics`.
+    pub doc: &'static str,
+    pub kind: OptionKind,
+    /// How the reasoner's proximity search varies it and its distance
+    /// compares it.
+    pub vary: Vary,
+    /// Part of a run's identity (JSON, case bases); a cache folder is not.
+    pub recorded: bool,
+    /// Where the reasoner's proximity search starts it when it switches to
+    /// this heuristic (a whole number; `None`: the default).
+    pub start: Option<u64>,
+}
+
+impl Opt {
+    /// The declaration as the shared vocabulary describes it.
+    pub fn info(&self) -> OptionInfo {
+        OptionInfo {
+            flag: self.flag.to_string(),
+            json: self.json.to_string(),
+            doc: self.doc.to_string(),
+            kind: self.kind.clone(),
+            vary: self.vary,
+            recorded: self.recorded,
+            start: self.start.map(Value::Whole),
+        }
+    }
+
+    /// Its value in `params`: the recorded ones by JSON name, the others by
+    /// flag; `None` when unset (the default, for text).
+    pub fn value<'p>(&self, params: &'p SearchParams) -> Option<&'p Value> {
+        if self.recorded {
+            params.options.get(self.json)
+        } else {
+            params.local.get(self.flag)
+        }
+    }
+
+    /// Its reals in `params`, or the default.
+    pub fn reals(&self, params: &SearchParams) -> Vec<f64> {
+        match (self.value(params).and_then(Value::as_reals), &self.kind) {
+            (Some(v), _) => v,
+            (None, OptionKind::Reals { default, .. }) => default.to_vec(),
+            (None, _) => Vec::new(),
+        }
+    }
+
+    /// Its whole number in `params`, or the default.
+    pub fn whole(&self, params: &SearchParams) -> u64 {
+        match (self.value(params), &self.kind) {
+            (Some(Value::Whole(v)), _) => *v,
+            (_, OptionKind::Whole { default, .. }) => *default,
+            _ => 0,
+        }
+    }
+
+    /// Its text in `params`, if set.
+    pub fn text<'p>(&self, params: &'p SearchParams) -> Option<&'p str> {
+        match self.value(params) {
+            Some(Value::Text(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Checks every recorded option of `params` against its declaration: a JSON
+/// name no heuristic registers, or a value out of its range, is an error.
+pub fn check_options(params: &SearchParams) -> Result<(), String> {
+    for (json, value) in &params.options.0 {
+        let opt = REGISTRY
+            .iter()
+            .flat_map(|s| s.options)
+            .find(|o| o.recorded && o.json == json)
+            .ok_or_else(|| format!("unknown heuristic option '{json}'"))?;
+        if let Some(v) = value {
+            opt.info().check(v)?;
+        }
+    }
+    Ok(())
 }
 
 /// The registered heuristic of this name.
@@ -122,4 +216,45 @@ pub fn build(params: &SearchParams, puzzle: &Puzzle, geometry: &Geometry) -> Box
         puzzle,
         geometry,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Names are distinct, defaults lie in their ranges, and an option that
+    /// is a JSON key of its own is a list (so that the JSON `params` cannot
+    /// take it for a pruning's setting; see `sbp_protocol::options`).
+    #[test]
+    fn every_option_is_distinct_in_range_and_of_a_readable_shape() {
+        let opts: Vec<&Opt> = REGISTRY.iter().flat_map(|s| s.options).collect();
+        for (i, a) in opts.iter().enumerate() {
+            let info = a.info();
+            if let Some(d) = info.default_value() {
+                assert_eq!(info.check(&d), Ok(d), "--{}", a.flag);
+            }
+            let own_key = !a.json.contains('.');
+            assert!(
+                !own_key || matches!(a.kind, OptionKind::Reals { .. }),
+                "--{}: a key of its own must be a list of reals",
+                a.flag
+            );
+            for b in &opts[i + 1..] {
+                assert!(a.flag != b.flag && a.json != b.json, "--{}", a.flag);
+            }
+            let pruning = crate::pruning::REGISTRY
+                .iter()
+                .any(|p| p.json == info.key() || p.flag == a.flag);
+            assert!(!pruning, "--{} is also a pruning", a.flag);
+        }
+        let mut params = SearchParams::default();
+        params
+            .options
+            .0
+            .insert("h2".into(), Some(Value::Reals(vec![1.0, -1.0, 1.0])));
+        assert!(check_options(&params).unwrap_err().contains("--h2 takes 3"));
+        params.options.0.clear();
+        params.options.0.insert("h3".into(), None);
+        assert!(check_options(&params).is_err());
+    }
 }

@@ -191,6 +191,8 @@ mod tests {
     fn every_registration_is_distinct_and_its_off_setting_is_of_its_kind() {
         for (i, a) in REGISTRY.iter().enumerate() {
             assert!(a.info().check(&a.off()).is_ok(), "{}", a.name);
+            // The reasoner turns a case base's key back into the flag.
+            assert_eq!(a.json, a.flag.replace('-', "_"), "{}", a.name);
             for b in &REGISTRY[i + 1..] {
                 assert!(a.name != b.name && a.flag != b.flag && a.json != b.json);
             }

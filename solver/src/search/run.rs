@@ -2,7 +2,7 @@
 //! where the last ended, then the solution's lines, counts and report.
 
 use super::{Ending, Engine, Limit, Progress, SearchError, Stats};
-use crate::model::{Goal, Position, Puzzle};
+use crate::model::{Position, Puzzle};
 use crate::moves::State;
 use crate::params::{Algorithm, Limits, SearchParams};
 use crate::report::Status;
@@ -70,6 +70,7 @@ pub fn check_common(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>
         .collect::<Result<Vec<_>, _>>()?;
     params.check_ranges().map_err(SearchError::OutOfRange)?;
     crate::pruning::check(params).map_err(SearchError::OutOfRange)?;
+    crate::heuristics::check_options(params).map_err(SearchError::OutOfRange)?;
     Ok(locked)
 }
 
@@ -83,8 +84,8 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, Se
     if params.heuristic.name() == crate::heuristics::pdb::SPEC.name && params.algorithm.informed() {
         for goal in &puzzle.goals {
             let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
-            let spec = params.pdb.patterns.as_deref();
-            let memory = params.pdb.memory;
+            let spec = crate::heuristics::pdb::PATTERNS.text(params);
+            let memory = crate::heuristics::pdb::MEMORY.whole(params);
             crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory)
                 .map_err(SearchError::Heuristic)?;
         }
@@ -144,18 +145,10 @@ fn spend(remaining: &mut Limits, limits: &Limits, started: std::time::Instant, e
     }
 }
 
-/// An engine for one goal section, refused before it searches when the key
+/// The engine of one goal section, refused before it searches when the key
 /// is too wide, bidirectional search meets a one-way pruning, or `--spill`
 /// cannot serve these settings.
-fn checked_engine<'a>(
-    puzzle: &'a Puzzle,
-    goal: &Goal,
-    params: &SearchParams,
-    limits: &Limits,
-    locked: &[usize],
-    progress: Progress,
-) -> Result<Engine<'a>, SearchError> {
-    let engine = Engine::new(puzzle, goal, params, limits, locked, progress);
+fn checked<'a>(engine: Engine<'a>, params: &SearchParams) -> Result<Engine<'a>, SearchError> {
     engine.check_key_width()?;
     check_bidir(&engine, params)?;
     super::spill::check(&engine)?;
@@ -201,7 +194,8 @@ pub fn solve(
     let mut remaining = *limits;
     let mut best = Vec::new();
     for (k, goal) in puzzle.goals.iter().enumerate() {
-        let mut engine = checked_engine(puzzle, goal, params, &remaining, &locked, progress)?;
+        let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        let mut engine = checked(engine, params)?;
         engine.keep_for_best = options.best > 0;
         engine.forbidden = &kept;
         let start = current.take().unwrap_or_else(|| {

@@ -29,12 +29,12 @@ use super::{json_of, s, Scratch};
 ///
 /// `features` prints the file PUZZLE.features, or fails with exit 2;
 /// `heuristics` lists h0 and h2 (in mode `slowlist` it writes its pid to
-/// `heuristics.pid` beside the script and sleeps); `verify` and `improve`
-/// run the real solver.
+/// `heuristics.pid` beside the script and sleeps); `verify`, `improve` and
+/// `prunings` run the real solver.
 pub fn standin(dir: &Scratch, mode: &str) -> PathBuf {
     let script = r#"#!/bin/bash
 MODE=@MODE@
-case "$1" in verify|improve) exec "@REAL@" "$@";; esac
+case "$1" in verify|improve|prunings) exec "@REAL@" "$@";; esac
 cmd=$1; shift
 puzzle=$1; shift
 if [ "$cmd" = features ]; then
@@ -43,7 +43,7 @@ if [ "$cmd" = features ]; then
 fi
 if [ "$cmd" = heuristics ]; then
   if [ "$MODE" = slowlist ]; then echo $$ > "$(dirname "$0")/heuristics.pid"; exec sleep 120; fi
-  echo '[{"name":"h0","doc":"","admissible":true,"options":[]},{"name":"h2","doc":"","admissible":false,"options":["h2"]}]'; exit 0
+  echo '[{"name":"h0","doc":"","admissible":true,"options":[]},{"name":"h2","doc":"","admissible":false,"options":[{"flag":"h2","json":"h2","doc":"","kind":"reals","count":3,"min":0.0,"max":1000000.0,"default":[1.0,0.0,1.0],"vary":"log1p","recorded":true}]}]'; exit 0
 fi
 [ "$cmd" = solve ] || exit 2
 all="$*"
@@ -201,11 +201,7 @@ pub fn solve_json(args: &[&str]) -> (Output, Value) {
 
 pub fn list_cases(cb: &Path) -> Vec<String> {
     let out = reasoner(&["casebase", "list", s(cb), "--json"]);
-    assert!(
-        out.status.success(),
-        "the case base does not load: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    end_to_end::assert_success(&out, "the case base does not load");
     json_of(&out)["case"]
         .as_array()
         .map(|a| {

@@ -18,23 +18,66 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::manhattan::ManhattanLinearConflict;
-use super::{Context, Heuristic, Spec};
+use super::{Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
 use crate::params::{Metric, SearchParams};
 use abstraction::Abstraction;
+use sbp_protocol::options::{OptionKind, Vary};
 use tiles::additive::TileDatabases;
+
+/// `--pdb GROUPS`: the patterns as groups of block ids, automatic when unset.
+pub const PATTERNS: Opt = Opt {
+    flag: "pdb",
+    json: "pdb.patterns",
+    doc: "the patterns as groups of block ids, e.g. 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15 (default: chosen within --pdb-memory)",
+    kind: OptionKind::Text,
+    vary: Vary::Fixed,
+    recorded: true,
+    start: None,
+};
+
+/// `--pdb-memory BYTES`: what all tables may take together. Each table has
+/// fewer than 2^32 one-byte entries. The reasoner halves or doubles it, and
+/// starts it at 64M when it switches to pdb: tables that build in seconds
+/// within an attempt, not minutes.
+pub const MEMORY: Opt = Opt {
+    flag: "pdb-memory",
+    json: "pdb.memory",
+    doc: "bytes all pattern databases may take together",
+    kind: OptionKind::Whole {
+        min: 1 << 10,
+        max: 64 << 30,
+        bytes: true,
+        default: 512 << 20,
+    },
+    vary: Vary::Log2,
+    recorded: true,
+    start: Some(64 << 20),
+};
+
+/// `--pdb-cache DIR`: the folder of cached tables, `off`, or the user's cache
+/// folder when unset. Where tables are kept is not part of a run's identity.
+pub const CACHE: Opt = Opt {
+    flag: "pdb-cache",
+    json: "pdb.cache",
+    doc: "folder of cached tables, or `off` (default: the user's cache folder)",
+    kind: OptionKind::Text,
+    vary: Vary::Fixed,
+    recorded: false,
+    start: None,
+};
 
 /// The registration of pdb (see [`super::REGISTRY`]). Offered to the
 /// reasoner's proximity search, which also varies `--pdb-memory`; a table's
 /// build counts against an attempt's time, and the disk cache lets later
 /// attempts on the same puzzle read it instead.
 pub const SPEC: Spec = Spec {
-    name: sbp_protocol::heuristic::PDB_HEURISTIC,
+    name: "pdb",
     doc: "Pattern databases (--pdb, --pdb-memory, --pdb-cache).",
     admissible: true,
-    options: &["pdb", "pdb-memory", "pdb-cache"],
+    options: &[PATTERNS, MEMORY, CACHE],
     proximity: true,
     build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params).into_heuristic(),
 };
@@ -146,8 +189,8 @@ impl Databases {
 /// the run's parameters were validated; should it fail here anyway, the
 /// estimate falls back to Manhattan plus linear conflict alone.
 pub fn load(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> Databases {
-    let spec = params.pdb.patterns.as_deref();
-    match patterns::plan(puzzle, geometry, spec, params.pdb.memory) {
+    let spec = PATTERNS.text(params);
+    match patterns::plan(puzzle, geometry, spec, MEMORY.whole(params)) {
         Ok(plan) => load_plan(puzzle, geometry, &plan, params),
         Err(_) => Databases::Blocks(PatternDatabases::from_tables(
             puzzle,
@@ -207,7 +250,7 @@ pub(crate) fn build_bar(shown: bool, size: u64) -> indicatif::ProgressBar {
 
 /// The cache folder `params` ask for: `--pdb-cache DIR`, `off`, or the default.
 pub fn cache_dir(params: &SearchParams) -> Option<PathBuf> {
-    match params.pdb.cache.as_deref() {
+    match CACHE.text(params) {
         Some("off") => None,
         Some(dir) => Some(PathBuf::from(dir)),
         None => cache::default_dir(),

@@ -95,9 +95,19 @@ fn check_admissible(
         metric,
         ..SearchParams::default()
     };
-    params.pdb.patterns = pdb.map(str::to_string);
-    params.pdb.memory = memory;
-    params.pdb.cache = Some("off".into());
+    let text = |s: &str| Some(sbp_protocol::Value::Text(s.to_string()));
+    params
+        .options
+        .0
+        .insert(super::PATTERNS.json.into(), pdb.and_then(text));
+    params.options.0.insert(
+        super::MEMORY.json.into(),
+        Some(sbp_protocol::Value::Whole(memory)),
+    );
+    params.local.insert(
+        super::CACHE.flag.into(),
+        sbp_protocol::Value::Text("off".into()),
+    );
     let geometry = Geometry::new(p, p.goals.first());
     let mut h = super::load(p, &geometry, &params).into_heuristic();
     assert!(h.memory_bytes() > 0, "no table was built for {pdb:?}");
