@@ -117,7 +117,7 @@ struct Progress {
     planner: Planner,
     done: Vec<(Planned, AttemptResult)>,
     /// The set the final run uses when no attempt ran (`--attempts 0`): the
-    /// most similar case's, else the first standard setting.
+    /// most similar case's, else the first general setting.
     first: Option<(String, ParamSet)>,
     /// What a person watching sees of it.
     bar: WaveProgress,
@@ -210,14 +210,11 @@ pub async fn run(
         .get(sbp_protocol::features::NUM_OF_SPACES)
         .map(|r| r.hi.round().max(1.0) as u64)
         .unwrap_or(1);
-    let reuse = if found.retrieved == 0 {
-        plan::standard_settings(spaces)
-    } else {
-        found.ranked[..found.retrieved]
-            .iter()
-            .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
-            .collect()
-    };
+    let retrieved = found.ranked[..found.retrieved]
+        .iter()
+        .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+        .collect();
+    let reuse = plan::reuse_list(retrieved, spaces);
     tracing::info!(
         retrieved = found.retrieved,
         best = found.ranked.first().map(|r| r.name.as_str()),

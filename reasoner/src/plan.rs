@@ -16,11 +16,12 @@
 //!
 //! # Reuse
 //!
-//! Reuse waves run the retrieved cases' parameter sets, most similar first.
+//! Reuse waves run the retrieved cases' parameter sets, most similar first,
+//! then the general settings ([`reuse_list`]: our A* on `path`, then the
+//! thesis's four of §8.2), which with an empty case base stand in for cases.
 //! A set whose cutoff lies below the known lower bound is lifted to the
 //! bound (§9.2.1); a set equal to one already planned is skipped without
-//! using up an attempt. With an empty case base the thesis's four general
-//! settings (§8.2) stand in for cases.
+//! using up an attempt.
 //!
 //! # Randomized proximity search
 //!
@@ -166,6 +167,36 @@ pub fn standard_settings(s: u64) -> Vec<(String, ParamSet)> {
             )),
         ),
     ]
+}
+
+/// Our general setting beyond the thesis's: A* with weight 3 on `path`,
+/// the master's cheapest route through the other blocks. It solves crowded
+/// GNOME levels that none of the thesis's settings or seed cases solve
+/// within 5 million positions (Transeuropa, Pelopones, Shark).
+pub fn route_setting() -> (String, ParamSet) {
+    (
+        "general: A* w3 path".to_string(),
+        ParamSet {
+            algorithm: Algorithm::Astar,
+            heuristic: Heuristic::new("path"),
+            weight: 3.0,
+            ..ParamSet::default()
+        }
+        .with("resting", Value::Text("off".into())),
+    )
+}
+
+/// What the reuse waves run: the retrieved cases' sets, most similar
+/// first, then the general settings behind them (ours, then the thesis's
+/// four), so that a puzzle unlike every case still gets the settings that
+/// work across the collection before the proximity search; with no case
+/// retrieved, the general settings alone. Sets equal to one already
+/// planned are skipped by the planner without using up an attempt.
+pub fn reuse_list(retrieved: Vec<(String, ParamSet)>, spaces: u64) -> Vec<(String, ParamSet)> {
+    let mut list = retrieved;
+    list.push(route_setting());
+    list.extend(standard_settings(spaces));
+    list
 }
 
 /// Plans the attempts of one cycle.

@@ -168,3 +168,57 @@ impl Heuristic for RouteCost {
         total
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::{self, ImportOptions};
+    use crate::params::{Heuristic as Name, SearchParams};
+
+    /// A wall splits the board; the only way across is the bottom row,
+    /// where `a` stands. The master's Manhattan distance is 5, its walk 7.
+    const DETOUR: &str = "!\n@\na\n!\n\
+#######\n#@ #  #\n#  #  #\n#  a  #\n#######\n!\n\
+#######\n#  #  #\n#  # @#\n#     #\n#######\n!\n";
+
+    fn estimate_after(moves: &[(usize, u16)]) -> (u32, u32) {
+        let puzzle = formats::parse_text(DETOUR, "detour.txt", None, &ImportOptions::default())
+            .expect("test puzzle parses")
+            .remove(0);
+        let geometry = Geometry::new(&puzzle, puzzle.goals.first());
+        let params = SearchParams {
+            heuristic: Name::new("path"),
+            ..SearchParams::default()
+        };
+        let mut h = super::super::build(&params, &puzzle, &geometry);
+        let generator = MoveGenerator::new(&puzzle, params.metric, &[]);
+        let mut state = State::new(&puzzle);
+        state.load(&puzzle.start, generator.shapes());
+        for &(instance, to) in moves {
+            let from = state.anchors[instance];
+            generator.apply(
+                &mut state,
+                crate::moves::Move {
+                    instance: instance as u16,
+                    from,
+                    to,
+                },
+            );
+        }
+        (h.estimate(&state), geometry.goal_distance(&state))
+    }
+
+    #[test]
+    fn the_route_goes_round_walls_and_pays_for_the_blocks_on_it() {
+        let w = 7;
+        // The master walks 7 steps round the wall; `a` on the crossing adds 1.
+        assert_eq!(estimate_after(&[]), (8, 5));
+        // Off the crossing (in the far corner, beside the route) `a` costs nothing.
+        assert_eq!(estimate_after(&[(1, (3 * w + 5) as u16)]), (7, 5));
+        // In the master's way where a free way is as short, it is walked round.
+        assert_eq!(estimate_after(&[(1, (3 * w + 4) as u16)]), (8, 5));
+        assert_eq!(estimate_after(&[(1, (2 * w + 4) as u16)]), (7, 5));
+        // At the goal the estimate is 0.
+        assert_eq!(estimate_after(&[(0, (2 * w + 5) as u16)]), (0, 0));
+    }
+}
