@@ -80,19 +80,13 @@ choices! {
         /// Near-optimal bidirectional heuristic search (the goal must fix
         /// every block; the heuristic is also built toward the start).
         Nbs = "nbs",
-        /// Enforced hill-climbing: breadth-first searches, each for the
-        /// nearest position the heuristic rates better, committed in turn.
-        Ehc = "ehc",
     }
 }
 
 impl Algorithm {
     /// Whether the algorithm uses a heuristic (and its weight).
     pub fn informed(self) -> bool {
-        matches!(
-            self,
-            Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs | Algorithm::Ehc
-        )
+        matches!(self, Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs)
     }
 
     /// Whether the algorithm keeps a visited set of positions (the
@@ -161,7 +155,7 @@ mod tests {
         let err = "dfs".parse::<Algorithm>().unwrap_err();
         assert_eq!(
             err,
-            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs, ehc"
+            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs"
         );
     }
 }

@@ -8,7 +8,6 @@ pub mod best;
 mod bfs;
 pub mod bidir;
 pub mod count;
-mod ehc;
 mod error;
 mod ida;
 mod nbs;
@@ -179,7 +178,6 @@ impl<'a> Engine<'a> {
             Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),
             Algorithm::Bidir => bidir::search(self, start),
             Algorithm::Nbs => nbs::search(self, start),
-            Algorithm::Ehc => ehc::search(self, start),
         }
     }
 
