@@ -91,6 +91,12 @@ impl Budget {
         }
     }
 
+    /// The time a solver is told to stop itself within, when it will be
+    /// killed after `time`: [`OWN_LIMIT_SHARE`] of it.
+    pub fn own_share(time: Duration) -> Duration {
+        time.mul_f64(OWN_LIMIT_SHARE)
+    }
+
     /// `limits` cut to what is left, shared among `at_once` processes: the
     /// positions split evenly, the time as a kill when it is up and, a
     /// little before, a `--time-limit` for the solver.
@@ -108,7 +114,7 @@ impl Budget {
                 ..limits
             };
         };
-        let own = left.mul_f64(OWN_LIMIT_SHARE);
+        let own = Budget::own_share(left);
         RunLimits {
             max_positions,
             time_limit: Some(limits.time_limit.map_or(own, |t| t.min(own))),

@@ -210,11 +210,14 @@ pub async fn run(
         .get(sbp_protocol::features::NUM_OF_SPACES)
         .map(|r| r.hi.round().max(1.0) as u64)
         .unwrap_or(1);
-    let retrieved = found.ranked[..found.retrieved]
-        .iter()
-        .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
-        .collect();
-    let reuse = plan::reuse_list(retrieved, spaces);
+    let reuse = if found.retrieved == 0 {
+        plan::general_settings(spaces)
+    } else {
+        found.ranked[..found.retrieved]
+            .iter()
+            .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+            .collect()
+    };
     tracing::info!(
         retrieved = found.retrieved,
         best = found.ranked.first().map(|r| r.name.as_str()),
@@ -230,6 +233,7 @@ pub async fn run(
         config.wave,
         spaces,
     )
+    .with_general(plan::general_settings(spaces))
     .with_space(space.clone());
     let mut progress = Progress {
         planner,
@@ -276,12 +280,15 @@ async fn attempts(
     progress: &mut Progress,
 ) {
     let config = hard.config;
+    // The solver is told to stop a little before it would be killed, so that
+    // an attempt slower than its timeout still reports how close it got.
     let limited = RunLimits {
         max_positions: Some(config.position_limit),
+        time_limit: config.attempt_timeout.map(Budget::own_share),
         timeout: config.attempt_timeout,
-        ..RunLimits::default()
     };
     let budget = &config.budget;
+    let own = OwnCase::find(puzzle, hard);
     while !progress.solved() && !progress.planner.bounds.unsolvable && budget.exhausted().is_none()
     {
         let wave = progress.planner.next_wave();
@@ -289,7 +296,8 @@ async fn attempts(
             break;
         }
         progress.bar.wave(&wave);
-        let results = run_wave(runner, puzzle, wave, limited, config.jobs, budget).await;
+        let limits = |p: &Planned| own.as_ref().map_or(limited, |o| o.limits(p, limited));
+        let results = run_wave(runner, puzzle, wave, &limits, config.jobs, budget).await;
         charge(budget, &results);
         progress.record(results);
     }
@@ -340,9 +348,53 @@ async fn attempts(
         ..RunLimits::default()
     };
     progress.bar.wave(std::slice::from_ref(&last));
-    let results = run_wave(runner, puzzle, vec![last], unlimited, 1, budget).await;
+    let results = run_wave(runner, puzzle, vec![last], &|_| unlimited, 1, budget).await;
     charge(budget, &results);
     progress.record(results);
+}
+
+/// A retrieved case of this very puzzle (the same file's hash) whose
+/// parameters needed more positions than the attempts' limit (it was
+/// solved by a final unlimited run): its reuse attempt gets the positions
+/// it needed, a quarter more, and the time for them, so that a puzzle solved
+/// once is solved again by its first attempt instead of failing at the limit
+/// as it did the first time.
+struct OwnCase {
+    name: String,
+    positions: u64,
+}
+
+impl OwnCase {
+    fn find(puzzle: &Path, hard: &variant::Context<'_>) -> Option<OwnCase> {
+        let sha256 = casebase::sha256_file(puzzle).ok()?;
+        let limit = hard.config.position_limit;
+        hard.cb
+            .cases
+            .iter()
+            .filter(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()))
+            .filter(|c| hard.reuse.iter().any(|(name, _)| *name == c.name))
+            .find_map(|c| {
+                let needed = c.outcome.positions_examined?;
+                (needed > limit).then(|| OwnCase {
+                    name: c.name.clone(),
+                    positions: needed.saturating_add(needed / 4),
+                })
+            })
+    }
+
+    /// The limits of attempt `p`: raised when it reuses this case.
+    fn limits(&self, p: &Planned, limited: RunLimits) -> RunLimits {
+        if p.phase != Phase::Reuse || p.case.as_deref() != Some(self.name.as_str()) {
+            return limited;
+        }
+        let timeout = crate::flags::default_attempt_timeout(self.positions);
+        let timeout = limited.timeout.map_or(timeout, |t| t.max(timeout));
+        RunLimits {
+            max_positions: Some(self.positions),
+            time_limit: Some(Budget::own_share(timeout)),
+            timeout: Some(timeout),
+        }
+    }
 }
 
 /// The report of a cycle: `progress` is `None` when it was interrupted
@@ -398,15 +450,16 @@ fn report(
 /// Runs one wave with at most `jobs` solvers at once, starting attempts in
 /// plan order. Once one solves the puzzle the rest of the wave stops: the
 /// running solvers are killed and they, and those not started, are
-/// recorded as `cancelled`, as are those the run's budget leaves no room
-/// for. Each attempt gets `limits` cut to what is left of the budget when it
+/// recorded as `cancelled`, as are those after the first solving attempt in
+/// plan order that finished anyway and those the run's budget leaves no
+/// room for. Each attempt gets `limits` cut to what is left of the budget when it
 /// starts, the positions split evenly over the wave. Returns the outcomes in
 /// plan order.
 async fn run_wave(
     runner: &Arc<Runner>,
     puzzle: &Path,
     wave: Vec<Planned>,
-    limits: RunLimits,
+    limits: &dyn Fn(&Planned) -> RunLimits,
     jobs: usize,
     budget: &Budget,
 ) -> Vec<(Planned, AttemptResult)> {
@@ -418,8 +471,8 @@ async fn run_wave(
     loop {
         while running < jobs.max(1) && next < n && !solved && budget.exhausted().is_none() {
             let (i, runner, puzzle) = (next, Arc::clone(runner), puzzle.to_path_buf());
-            let limits = budget.limit(limits, n);
             let planned = wave[i].clone();
+            let limits = budget.limit(limits(&planned), n);
             let span = tracing::info_span!(
                 "attempt",
                 index = planned.index,
@@ -459,6 +512,15 @@ async fn run_wave(
     }
     // Dropping the set cancels what still runs; their solvers are killed.
     drop(set);
+    // Attempts after the first solving one in plan order count as cancelled
+    // even when they finished first: with one job they would not have run,
+    // so the report does not depend on how many ran at once.
+    if let Some(w) = results
+        .iter()
+        .position(|r| r.as_ref().is_some_and(|r| r.status == RunStatus::Solved))
+    {
+        results[w + 1..].iter_mut().for_each(|r| *r = None);
+    }
     wave.into_iter()
         .zip(results)
         .map(|(p, r)| (p, r.unwrap_or_else(AttemptResult::cancelled)))

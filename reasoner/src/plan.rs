@@ -9,19 +9,23 @@
 //! outcomes are applied in plan order once the wave is over. So the set and
 //! order of attempts is a function of the seed, the wave size and the
 //! solver's (deterministic) answers: `--jobs 1` and `--jobs 4` plan the same
-//! attempts. When an attempt solves the puzzle, the attempts after it in plan
-//! order are cancelled and left out of the report, and those before it are
-//! waited for, whatever finished first. Only a timeout (`--attempt-timeout`)
-//! makes an outcome depend on the machine's speed.
+//! attempts. When an attempt solves the puzzle, the rest of its wave stops:
+//! the attempts after it in plan order are reported `cancelled` even if they
+//! finished first, and those before it that were still running are killed
+//! and reported `cancelled` too (so with several jobs which of those finished
+//! depends on timing). Otherwise only a timeout (`--attempt-timeout`) makes
+//! an outcome depend on the machine's speed.
 //!
 //! # Reuse
 //!
-//! Reuse waves run the retrieved cases' parameter sets, most similar first,
-//! then the general settings ([`reuse_list`]: our A* on `path`, then the
-//! thesis's four of §8.2), which with an empty case base stand in for cases.
-//! A set whose cutoff lies below the known lower bound is lifted to the
-//! bound (§9.2.1); a set equal to one already planned is skipped without
-//! using up an attempt.
+//! Reuse waves run the retrieved cases' parameter sets, most similar first;
+//! then waves of the general settings ([`general_settings`]: the thesis's
+//! four of §8.2, then our A* on `path`), so that a puzzle unlike every case
+//! still gets the settings that work across the collection before the
+//! proximity search. With an empty case base the cycle starts from them. A
+//! set whose cutoff lies below the known lower bound is lifted to the bound
+//! (§9.2.1); a set equal to one already planned is skipped without using up
+//! an attempt.
 //!
 //! # Randomized proximity search
 //!
@@ -186,16 +190,13 @@ pub fn route_setting() -> (String, ParamSet) {
     )
 }
 
-/// What the reuse waves run: the retrieved cases' sets, most similar
-/// first, then the general settings behind them (ours, then the thesis's
-/// four), so that a puzzle unlike every case still gets the settings that
-/// work across the collection before the proximity search; with no case
-/// retrieved, the general settings alone. Sets equal to one already
-/// planned are skipped by the planner without using up an attempt.
-pub fn reuse_list(retrieved: Vec<(String, ParamSet)>, spaces: u64) -> Vec<(String, ParamSet)> {
-    let mut list = retrieved;
+/// The general settings, tried in waves of their own after the retrieved
+/// cases' (see [`Planner::with_general`]): the thesis's four, whose BFS
+/// gives easy puzzles their optimal solutions, then ours. With an empty case
+/// base the cycle starts from them.
+pub fn general_settings(spaces: u64) -> Vec<(String, ParamSet)> {
+    let mut list = standard_settings(spaces);
     list.push(route_setting());
-    list.extend(standard_settings(spaces));
     list
 }
 
@@ -204,6 +205,8 @@ pub struct Planner {
     rng: ChaCha8Rng,
     config: SearchConfig,
     reuse: VecDeque<(String, ParamSet)>,
+    /// The general settings, planned once the retrieved cases' are.
+    general: VecDeque<(String, ParamSet)>,
     /// Every set planned so far, in plan order.
     tried: Vec<ParamSet>,
     pub bounds: Bounds,
@@ -233,6 +236,7 @@ impl Planner {
             rng: ChaCha8Rng::seed_from_u64(seed),
             config,
             reuse: reuse.into(),
+            general: VecDeque::new(),
             tried: Vec::new(),
             bounds: Bounds::default(),
             budget,
@@ -242,6 +246,13 @@ impl Planner {
             heuristics: Vec::new(),
             exhausted: false,
         }
+    }
+
+    /// Settings to plan in waves of their own once the reuse sets are
+    /// planned, before the proximity search ([`general_settings`]).
+    pub fn with_general(mut self, general: Vec<(String, ParamSet)>) -> Planner {
+        self.general = general.into();
+        self
     }
 
     /// The parameter space: the solver's heuristics and prunings, as
@@ -264,9 +275,37 @@ impl Planner {
     /// The next wave; empty when the budget is spent or nothing is left to try.
     pub fn next_wave(&mut self) -> Vec<Planned> {
         let room = self.budget.saturating_sub(self.tried.len()).min(self.wave);
+        let mut queue = std::mem::take(&mut self.reuse);
+        let mut wave = self.reuse_wave(&mut queue, room);
+        self.reuse = queue;
+        if !wave.is_empty() {
+            return wave;
+        }
+        let mut queue = std::mem::take(&mut self.general);
+        wave = self.reuse_wave(&mut queue, room);
+        self.general = queue;
+        if !wave.is_empty() {
+            return wave;
+        }
+        while wave.len() < room {
+            match self.propose() {
+                Some(p) => wave.push(self.plan(Phase::Proximity, None, p)),
+                None => break,
+            }
+        }
+        wave
+    }
+
+    /// Up to `room` reuse attempts from `queue`: sets lifted to the known
+    /// bounds, those forbidden or already planned skipped.
+    fn reuse_wave(
+        &mut self,
+        queue: &mut VecDeque<(String, ParamSet)>,
+        room: usize,
+    ) -> Vec<Planned> {
         let mut wave = Vec::new();
         while wave.len() < room {
-            let Some((case, params)) = self.reuse.pop_front() else {
+            let Some((case, params)) = queue.pop_front() else {
                 break;
             };
             let Some(params) = self.bounds.lift(&self.space.normalized(params)) else {
@@ -280,15 +319,6 @@ impl Planner {
                 continue;
             }
             wave.push(self.plan(Phase::Reuse, Some(case), params));
-        }
-        if !wave.is_empty() {
-            return wave;
-        }
-        while wave.len() < room {
-            match self.propose() {
-                Some(p) => wave.push(self.plan(Phase::Proximity, None, p)),
-                None => break,
-            }
         }
         wave
     }

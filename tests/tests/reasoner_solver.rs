@@ -117,8 +117,56 @@ fn classic_klotski_is_solved_retained_and_then_reused() {
     assert_eq!(v["retained"]["action"], "kept");
 }
 
+/// A puzzle that only the final unlimited run solved keeps the positions
+/// that run needed in its case; solving it again, its reuse attempt gets
+/// them (a quarter more) instead of failing at the limit once more.
 #[test]
-fn a_cutoff_too_low_in_the_case_is_raised_by_the_proximity_search() {
+fn a_case_of_the_same_puzzle_gets_the_positions_it_needed() {
+    let dir = Scratch::new("own-case");
+    let classic = puzzle("puzzles/klotski/classic.txt");
+    let cb = dir.path("cb.toml");
+    let run = || {
+        let out = reasoner(&[
+            "solve",
+            &classic,
+            "--casebase",
+            s(&cb),
+            "--position-limit",
+            "100",
+            "--attempts",
+            "2",
+            "--variants",
+            "0",
+            "--restarts",
+            "0",
+            "--no-improve",
+            "--retain",
+            "--json",
+        ]);
+        end_to_end::assert_success(&out, "reasoner solve");
+        json_of(&out)
+    };
+    let first = run();
+    assert_eq!(first["status"], "solved");
+    let all = first["attempts"].as_array().unwrap();
+    assert_eq!(all.last().unwrap()["phase"], "final", "{first}");
+    let needed = all.last().unwrap()["positions_examined"].as_u64().unwrap();
+    assert!(needed > 100, "{needed}");
+    let name = first["retained"]["case"].as_str().unwrap().to_string();
+
+    let again = run();
+    assert_eq!(again["status"], "solved");
+    let all = again["attempts"].as_array().unwrap();
+    assert_eq!(all.len(), 1, "{again}");
+    assert_eq!(all[0]["phase"], "reuse");
+    assert_eq!(all[0]["case"].as_str(), Some(name.as_str()));
+    assert_eq!(all[0]["positions_examined"].as_u64(), Some(needed));
+    assert_eq!(again["steps"], first["steps"]);
+    assert_solution_replays(&dir, &classic, &again);
+}
+
+#[test]
+fn a_cutoff_too_low_in_the_case_is_never_tried_again_below_its_bound() {
     // Classic Klotski has no solution with a space-value cutoff of 1 or 2
     // (the two spaces must come apart), and one from 3 on.
     let dir = Scratch::new("cutoff");
@@ -148,10 +196,11 @@ fn a_cutoff_too_low_in_the_case_is_raised_by_the_proximity_search() {
     let all = v["attempts"].as_array().unwrap();
     assert_eq!(all[0]["status"], "no_solution");
     assert_eq!(all[0]["params"]["space_value"], 1);
-    // The attempt that solved; the rest of its wave is cancelled after it.
+    // The attempt that solved (a general setting, tried after the case, or
+    // the proximity search); the rest of its wave is cancelled after it.
     let last = all.iter().find(|a| a["index"] == v["solved_by"]).unwrap();
     assert_eq!(last["status"], "solved");
-    assert_eq!(last["phase"], "proximity");
+    assert_ne!(last["index"], 1);
     if let Some(sv) = last["params"]["space_value"].as_u64() {
         assert!(sv >= 3, "{last}");
     }
