@@ -1,13 +1,16 @@
 //! Where positions live during a search: the visited set (flat
 //! open-addressing tables of byte-packed keys, sharded so that growth never
-//! doubles the whole set at once) and flat FIFO queues of keys.
+//! doubles the whole set at once, and so that threads can insert into
+//! disjoint shards at the same time) and flat FIFO queues of keys.
 
 mod key_bytes;
 mod queue;
+mod shards;
 mod table;
 
 pub use key_bytes::{append_key, read_key};
 pub use queue::{entry_tag, KeyQueue, TAG_BYTES};
+pub use shards::{Routing, ShardGroup};
 pub use table::{hash_key, Insert, KeyTable, MAX_KEY_BITS, MAX_WORDS};
 
 /// A visited set split into shards by the top bits of the key's hash. Each

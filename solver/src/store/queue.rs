@@ -73,6 +73,17 @@ impl KeyQueue {
             .max(4096)
     }
 
+    /// At most the capacity in bytes after `n` more pushes (each growth
+    /// doubles), so that a caller can check a memory budget beforehand.
+    pub fn bytes_after(&self, n: usize) -> usize {
+        let need = self.data.len() + n * self.entry_bytes() + self.words * 8;
+        let mut capacity = self.data.capacity();
+        while capacity < need {
+            capacity = (capacity * 2).max(4096);
+        }
+        capacity
+    }
+
     pub fn push(&mut self, key: &[u64]) {
         if self.push_grows() {
             // Grow by an amount the caller could foresee, not by whatever the

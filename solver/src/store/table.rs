@@ -98,6 +98,23 @@ impl KeyTable {
         self.len + 1 > self.capacity / 8 * 7
     }
 
+    /// Bytes the table would hold after `more` new keys, and the most its
+    /// old array would hold while doubling on the way (0 when it would not
+    /// grow): what inserting that many keys can cost at worst.
+    pub fn bytes_after(&self, more: usize) -> (usize, usize) {
+        let mut capacity = self.capacity;
+        while self.len + more > capacity / 8 * 7 {
+            capacity *= 2;
+        }
+        let bytes = |c: usize| c * self.slot_bytes + 8;
+        let old = if capacity > self.capacity {
+            bytes(capacity / 2)
+        } else {
+            0
+        };
+        (bytes(capacity), old)
+    }
+
     /// Bytes held while the table doubles (old and new arrays together).
     pub fn growth_peak_bytes(&self) -> usize {
         self.data.len() * 3
