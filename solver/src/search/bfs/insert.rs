@@ -149,10 +149,15 @@ fn insert_own(
     for (b, new) in batches.iter().zip(marks.new.iter_mut()) {
         new.clear();
         new.resize(b.len().div_ceil(64), 0);
-        marks.own.clear();
-        marks
-            .own
-            .extend((0..b.len() as u32).filter(|&i| routing.group_of(b.hashes[i as usize]) == g));
+        // Without a branch: which group a key goes to is random, so a
+        // filter would mispredict half the time.
+        marks.own.resize(b.len() + 1, 0);
+        let mut n = 0;
+        for (i, &h) in b.hashes.iter().enumerate() {
+            marks.own[n] = i as u32;
+            n += (routing.group_of(h) == g) as usize;
+        }
+        marks.own.truncate(n);
         for (j, &i) in marks.own.iter().enumerate() {
             if let Some(&ahead) = marks.own.get(j + PREFETCH_AHEAD) {
                 group.prefetch_hashed(b.hashes[ahead as usize]);
