@@ -29,11 +29,11 @@ use crate::store::{KeyQueue, VisitedSet};
 use expand::{Batch, Context, Worker};
 use insert::{Marks, Sink};
 
-/// Parents expanded between two checks of the limits, per thread. With more
-/// than one thread a chunk is larger, so that starting the threads (twice a
-/// chunk) costs little against the work.
+/// Parents expanded between two checks of the limits: large enough that
+/// starting the threads (twice a chunk) costs little against the work, the
+/// same for any number of threads so that the limits are checked at the
+/// same points.
 const CHUNK: usize = 4096;
-const CHUNK_PER_THREAD: usize = 16384;
 
 /// Breadth-first search from `start`, layer by layer.
 ///
@@ -60,11 +60,6 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         return Ending::Found(vec![start.clone()]);
     }
     let threads = e.params.threads.max(1);
-    let chunk_size = if threads == 1 {
-        CHUNK
-    } else {
-        CHUNK_PER_THREAD * threads
-    };
     let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(e, start)).collect();
     let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
     let mut marks: Vec<Marks> = Vec::new();
@@ -85,10 +80,8 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     }
     let mut depth = 0u64;
     let ending = 'search: loop {
-        let (layer, key_bytes) = current.as_bytes();
-        let parents = layer.len() / key_bytes;
-        let mut done = 0;
-        while done < parents {
+        let key_bytes = current.entry_bytes();
+        while !current.is_empty() {
             let left = e
                 .limits
                 .max_positions
@@ -96,10 +89,11 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             if left == 0 {
                 break 'search Ending::Stopped(Limit::Positions);
             }
-            let take = chunk_size
-                .min(parents - done)
+            let front = current.front();
+            let take = CHUNK
+                .min(front.len() / key_bytes)
                 .min(left.min(usize::MAX as u64) as usize);
-            let chunk = &layer[done * key_bytes..(done + take) * key_bytes];
+            let chunk = &front[..take * key_bytes];
             let per = take.div_ceil(threads) * key_bytes;
             let ctx = Context {
                 geometry: &e.geometry,
@@ -126,7 +120,6 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                     }
                 });
             }
-            done += take;
             // Counters in serial order: worker k's parents follow worker k-1's.
             for b in &batches {
                 if let Some((d, at)) = b.best {
@@ -159,6 +152,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             } else if let Some(end) = insert::serial(e, &mut sink, &batches, start, recorded) {
                 break 'search end;
             }
+            current.consume(take);
         }
         current.clear();
         if next.is_empty() {
