@@ -55,6 +55,8 @@ impl KeyTable {
     /// `payload_bits` bits (at least 1; the all-ones payload is reserved).
     pub fn new(key_bits: u32, payload_bits: u32, capacity: usize) -> KeyTable {
         let payload_bits = payload_bits.max(1);
+        // Wide slots read the payload with one unaligned load.
+        assert!(payload_bits <= 32, "payloads have at most 32 bits");
         let slot_bytes = (key_bits + payload_bits).div_ceil(8) as usize;
         assert!(
             slot_bytes <= MAX_WORDS * 8,
@@ -198,17 +200,6 @@ impl KeyTable {
             let (w, s) = ((bit / 64) as usize, bit % 64);
             v[w] = (v[w] & !(1 << s)) | (((payload >> k) & 1) << s);
         }
-    }
-
-    #[inline]
-    fn key_matches(&self, v: &[u64], key: &[u64]) -> bool {
-        let full = (self.key_bits / 64) as usize;
-        // Word by word: a slice comparison calls memcmp.
-        if (0..full).any(|i| v[i] != key[i]) {
-            return false;
-        }
-        let rest = self.key_bits % 64;
-        rest == 0 || (v[full] ^ key[full]) & ((1u64 << rest) - 1) == 0
     }
 
     #[inline]
@@ -356,26 +347,58 @@ impl KeyTable {
         self.probe_wide(key, hash).ok()
     }
 
-    /// Probes for a key wider than one word from its home slot: `Ok` with
+    /// The unaligned word at byte `off` (the padding keeps it in bounds).
+    #[inline]
+    fn word_at(&self, off: usize) -> u64 {
+        u64::from_le_bytes(self.data[off..off + 8].try_into().expect("8 bytes"))
+    }
+
+    /// Probes for a key wider than two words from its home slot: `Ok` with
     /// its slot and payload, or `Err` with the empty slot where it belongs.
+    /// Compares the slot's words in place (no copy of the slot), and reads
+    /// the payload (at most 32 bits) with one unaligned load.
     #[inline]
     fn probe_wide(&self, key: &[u64], hash: u64) -> Result<(usize, u64), usize> {
-        let words = self.slot_bytes.div_ceil(8);
-        let mut v = [0u64; MAX_WORDS];
+        let kb = self.key_bits as usize;
+        let (full, rest) = (kb / 64, kb % 64);
+        let rest_mask = (1u64 << rest).wrapping_sub(1);
+        let last = key.get(full).copied().unwrap_or(0);
+        let empty = self.empty_payload();
         let mut slot = self.home(hash);
         loop {
-            self.read_slot(slot, &mut v[..words]);
-            let p = self.payload_of(&v[..words]);
-            if p == self.empty_payload() {
+            let base = slot * self.slot_bytes;
+            let p = (self.word_at(base + kb / 8) >> (kb % 8)) & empty;
+            if p == empty {
                 return Err(slot);
             }
-            if self.key_matches(&v, key) {
+            if (0..full).all(|i| self.word_at(base + 8 * i) == key[i])
+                && (self.word_at(base + 8 * full) ^ last) & rest_mask == 0
+            {
                 return Ok((slot, p));
             }
             slot += 1;
             if slot == self.capacity {
                 slot = 0;
             }
+        }
+    }
+
+    /// Writes a key wider than two words and its payload into an empty slot.
+    fn store_wide(&mut self, slot: usize, key: &[u64], payload: u64) {
+        let kb = self.key_bits as usize;
+        let sb = self.slot_bytes;
+        let out = &mut self.data[slot * sb..(slot + 1) * sb];
+        let key_bytes = kb.div_ceil(8);
+        for (i, chunk) in out[..key_bytes].chunks_mut(8).enumerate() {
+            chunk.copy_from_slice(&key[i].to_le_bytes()[..chunk.len()]);
+        }
+        out[key_bytes..].fill(0);
+        if kb % 8 != 0 {
+            out[kb / 8] &= (1u8 << (kb % 8)) - 1;
+        }
+        let p = payload << (kb % 8);
+        for (j, b) in out[kb / 8..].iter_mut().enumerate().take(8) {
+            *b |= (p >> (8 * j)) as u8;
         }
     }
 
@@ -411,12 +434,7 @@ impl KeyTable {
         match self.probe_wide(key, hash) {
             Ok((slot, payload)) => Insert::Present { slot, payload },
             Err(slot) => {
-                let words = self.slot_bytes.div_ceil(8);
-                let mut v = [0u64; MAX_WORDS];
-                let kw = key.len().min(words);
-                v[..kw].copy_from_slice(&key[..kw]);
-                self.set_payload_bits(&mut v[..words], payload);
-                self.write_slot(slot, &v[..words]);
+                self.store_wide(slot, key, payload);
                 self.len += 1;
                 Insert::New
             }

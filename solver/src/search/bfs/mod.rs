@@ -110,13 +110,18 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 workers[0].expand(chunk, key_bytes, &ctx, &mut batches[0]);
             } else {
                 std::thread::scope(|scope| {
-                    for ((worker, batch), part) in workers
+                    let mut jobs = workers
                         .iter_mut()
                         .zip(batches.iter_mut())
-                        .zip(chunk.chunks(per))
-                    {
+                        .zip(chunk.chunks(per));
+                    // This thread takes the first share itself.
+                    let first = jobs.next();
+                    for ((worker, batch), part) in jobs {
                         let ctx = &ctx;
                         scope.spawn(move || worker.expand(part, key_bytes, ctx, batch));
+                    }
+                    if let Some(((worker, batch), part)) = first {
+                        worker.expand(part, key_bytes, &ctx, batch);
                     }
                 });
             }
