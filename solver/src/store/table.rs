@@ -393,7 +393,7 @@ impl KeyTable {
             chunk.copy_from_slice(&key[i].to_le_bytes()[..chunk.len()]);
         }
         out[key_bytes..].fill(0);
-        if kb % 8 != 0 {
+        if !kb.is_multiple_of(8) {
             out[kb / 8] &= (1u8 << (kb % 8)) - 1;
         }
         let p = payload << (kb % 8);
