@@ -66,6 +66,39 @@ impl Batch {
     }
 }
 
+/// Expands the parents in `keys` (byte-packed, `entry_bytes` each) into one
+/// batch per worker, each worker taking an equal share in order (the
+/// calling thread the first), each batch emptied first.
+pub(super) fn chunk(
+    workers: &mut [Worker],
+    batches: &mut [Batch],
+    keys: &[u8],
+    entry_bytes: usize,
+    ctx: &Context,
+) {
+    for b in batches.iter_mut() {
+        b.reset(ctx.set.shard_count());
+    }
+    if workers.len() == 1 {
+        workers[0].expand(keys, entry_bytes, ctx, &mut batches[0]);
+        return;
+    }
+    let per = (keys.len() / entry_bytes).div_ceil(workers.len()) * entry_bytes;
+    std::thread::scope(|scope| {
+        let mut jobs = workers
+            .iter_mut()
+            .zip(batches.iter_mut())
+            .zip(keys.chunks(per));
+        let first = jobs.next();
+        for ((worker, batch), part) in jobs {
+            scope.spawn(move || worker.expand(part, entry_bytes, ctx, batch));
+        }
+        if let Some(((worker, batch), part)) = first {
+            worker.expand(part, entry_bytes, ctx, batch);
+        }
+    });
+}
+
 /// Read-only data the workers share.
 pub(super) struct Context<'a> {
     pub geometry: &'a Geometry,

@@ -35,6 +35,21 @@ use insert::{Marks, Sink};
 /// same points.
 const CHUNK: usize = 4096;
 
+/// Adds the batches' counters to the engine's, in serial order: worker k's
+/// parents follow worker k-1's.
+fn tally(e: &mut Engine, batches: &[Batch]) {
+    for b in batches {
+        if let Some((d, at)) = b.best {
+            if d < e.stats.best_distance {
+                e.stats.best_distance = d;
+                e.stats.best_distance_positions = e.stats.examined + at;
+            }
+        }
+        e.stats.examined += b.examined;
+        e.stats.generated += b.generated;
+    }
+}
+
 /// Breadth-first search from `start`, layer by layer.
 ///
 /// Long on purpose: this is the hot loop. Each layer is cut into chunks,
@@ -94,7 +109,6 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 .min(front.len() / key_bytes)
                 .min(left.min(usize::MAX as u64) as usize);
             let chunk = &front[..take * key_bytes];
-            let per = take.div_ceil(threads) * key_bytes;
             let ctx = Context {
                 geometry: &e.geometry,
                 forbidden: e.forbidden,
@@ -103,39 +117,8 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 deadline: e.deadline(),
                 tagged,
             };
-            for b in &mut batches {
-                b.reset(set.shard_count());
-            }
-            if threads == 1 {
-                workers[0].expand(chunk, key_bytes, &ctx, &mut batches[0]);
-            } else {
-                std::thread::scope(|scope| {
-                    let mut jobs = workers
-                        .iter_mut()
-                        .zip(batches.iter_mut())
-                        .zip(chunk.chunks(per));
-                    // This thread takes the first share itself.
-                    let first = jobs.next();
-                    for ((worker, batch), part) in jobs {
-                        let ctx = &ctx;
-                        scope.spawn(move || worker.expand(part, key_bytes, ctx, batch));
-                    }
-                    if let Some(((worker, batch), part)) = first {
-                        worker.expand(part, key_bytes, &ctx, batch);
-                    }
-                });
-            }
-            // Counters in serial order: worker k's parents follow worker k-1's.
-            for b in &batches {
-                if let Some((d, at)) = b.best {
-                    if d < e.stats.best_distance {
-                        e.stats.best_distance = d;
-                        e.stats.best_distance_positions = e.stats.examined + at;
-                    }
-                }
-                e.stats.examined += b.examined;
-                e.stats.generated += b.generated;
-            }
+            expand::chunk(&mut workers, &mut batches, chunk, key_bytes, &ctx);
+            tally(e, &batches);
             if batches.iter().any(|b| b.out_of_time) {
                 break 'search Ending::Stopped(Limit::Time);
             }
