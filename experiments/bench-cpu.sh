@@ -14,7 +14,8 @@ S=${1:-target/release/solver}
 row() {
   label=$1; shift
   out=$(mktemp); stat=$(mktemp); rss=$(mktemp)
-  /usr/bin/time -f %M -o "$rss" perf stat -x, -e task-clock -o "$stat" "$S" "$@" --json >"$out" || true
+  # time inside perf, so that the resident set is the solver's, not perf's.
+  perf stat -x, -e task-clock -o "$stat" /usr/bin/time -f %M -o "$rss" "$S" "$@" --json >"$out" || true
   python3 - "$label" "$out" "$stat" "$rss" <<'PY'
 import json, sys
 label, out, stat, rss = sys.argv[1:]
