@@ -5,13 +5,17 @@
 # target/release/solver); needs perf (linux-tools) and ../shared/dev-puzzles.
 # Prints one markdown row per run: what, positions examined and stored,
 # CPU seconds (perf stat task-clock), positions examined per CPU second,
-# peak resident bytes per stored position (/usr/bin/time).
+# peak resident bytes per stored position (/usr/bin/time). Then two
+# wall-clock tables, which mean something only on an idle machine: one
+# thread against two (best of 3 each), and the 10^7 count in memory
+# against spilled under --max-memory 32M.
 set -eu
 S=${1:-target/release/solver}
 row() {
   label=$1; shift
   out=$(mktemp); stat=$(mktemp); rss=$(mktemp)
-  /usr/bin/time -f %M -o "$rss" perf stat -x, -e task-clock -o "$stat" "$S" "$@" --json >"$out" || true
+  # time inside perf, so that the resident set is the solver's, not perf's.
+  perf stat -x, -e task-clock -o "$stat" /usr/bin/time -f %M -o "$rss" "$S" "$@" --json >"$out" || true
   python3 - "$label" "$out" "$stat" "$rss" <<'PY'
 import json, sys
 label, out, stat, rss = sys.argv[1:]
@@ -38,3 +42,34 @@ done
 row "Rush Hour 95 dev, moves, auto" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves
 row "Rush Hour 95 dev, moves, packed" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --encoding packed
 row "Rush Hour 95 dev, first position only" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --max-positions 1
+
+# Best wall seconds of 3 runs of the solver with these arguments.
+wall() {
+  best=
+  for _ in 1 2 3; do
+    t=$( { /usr/bin/time -f %e "$S" "$@" --json >/dev/null; } 2>&1 | tail -1)
+    best=$(python3 -c "import sys; a=sys.argv[1:]; print(min(float(x) for x in a if x))" "$t" ${best:-})
+  done
+  echo "$best"
+}
+pair() {
+  label=$1; shift
+  one=$(wall "$@" --threads 1); two=$(wall "$@" --threads 2)
+  python3 -c "import sys; l,a,b=sys.argv[1:]; print(f'| {l} | {a} | {b} | {float(a)/float(b):.2f}x |')" "$label" "$one" "$two"
+}
+echo
+echo "| run (wall, best of 3) | 1 thread s | 2 threads s | speed-up |"
+echo "|---|---|---|---|"
+pair "10^6 steps packed" count puzzles/bench/bench_1e6.txt --encoding packed
+pair "10^7 steps packed" count puzzles/bench/bench_1e7.txt --encoding packed
+pair "15-puzzle 5M steps packed" count puzzles/tiles/korf_01.txt --max-positions 5000000 --encoding packed
+pair "10^7 moves packed" count puzzles/bench/bench_1e7.txt --metric moves --encoding packed
+pair "10^7 steps auto" count puzzles/bench/bench_1e7.txt
+spill=$(mktemp -d)
+ram=$(wall count puzzles/bench/bench_1e7.txt)
+disk=$(wall count puzzles/bench/bench_1e7.txt --max-memory 32M --spill "$spill")
+rmdir "$spill"
+echo
+echo "| 10^7 count (wall, best of 3) | in memory s | --max-memory 32M --spill s | ratio |"
+echo "|---|---|---|---|"
+python3 -c "import sys; a,b=sys.argv[1:]; print(f'| auto | {a} | {b} | {float(b)/float(a):.2f}x |')" "$ram" "$disk"

@@ -334,6 +334,42 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
     }
 }
 
+/// Threads insert into their own shards of the visited set, yet in the
+/// order one thread would: with a cap on expansions, what is stored (which
+/// depends on that order) is the same for 1, 2 and 3 threads, for both
+/// encodings and both metrics.
+#[test]
+fn capped_counts_store_the_same_positions_for_any_thread_count() {
+    for encoding in ["rank", "packed"] {
+        for metric in ["steps", "moves"] {
+            let mut seen = Vec::new();
+            for threads in ["1", "2", "3"] {
+                let (code, c) = one(&[
+                    "count",
+                    "puzzles/bench/bench_1e6.txt",
+                    "--max-positions",
+                    "100000",
+                    "--encoding",
+                    encoding,
+                    "--metric",
+                    metric,
+                    "--threads",
+                    threads,
+                    "--json",
+                    "--quiet",
+                ]);
+                assert_eq!(code, 1, "{c}");
+                assert_eq!(c["positions_examined"].as_u64(), Some(100000), "{c}");
+                seen.push(c["positions"].clone());
+            }
+            assert!(
+                seen.windows(2).all(|w| w[0] == w[1]),
+                "{encoding} {metric}: {seen:?}"
+            );
+        }
+    }
+}
+
 /// Under `--metric moves` BFS skips the block that moved last: counts and
 /// optimal move counts (known optima, solutions replayed by the verifier)
 /// stay the same for both encodings and 1 or 2 threads.
@@ -438,9 +474,13 @@ fn bench_measures_the_encodings_named_as_for_encoding() {
         .skip(2)
         .map(|l| l.split('|').map(str::trim).collect())
         .collect();
-    // One row per encoding, in the order asked, each counting all 25,955.
-    assert_eq!(rows.len(), 2, "{table}");
-    assert_eq!((rows[0][3], rows[1][3]), ("packed", "rank"), "{table}");
+    // One row per encoding and metric (steps and moves by default), in the
+    // order asked, each counting all 25,955 (both metrics reach the same
+    // positions).
+    let column = |c: usize| rows.iter().map(|r| r[c]).collect::<Vec<_>>();
+    assert_eq!(rows.len(), 4, "{table}");
+    assert_eq!(column(3), ["packed", "packed", "rank", "rank"], "{table}");
+    assert_eq!(column(10), ["steps", "moves", "steps", "moves"], "{table}");
     assert!(rows.iter().all(|r| r[2] == "25955"), "{table}");
     let out = solver(&[
         "bench",

@@ -215,6 +215,8 @@ fn bench_with_spill_gives_a_row_for_memory_and_one_for_disk() {
         "1",
         "--encodings",
         "rank",
+        "--metrics",
+        "steps",
         "--spill",
         dir.to_str().unwrap(),
     ]);

@@ -1,15 +1,18 @@
 //! `solver bench [PUZZLES...]`: exhaustive BFS on each puzzle for every
-//! encoding and thread count, printing positions examined per second and
-//! bytes per stored position as a markdown table (the figures recorded in
+//! encoding, metric and thread count, printing positions examined per second
+//! and bytes per stored position as a markdown table (the figures recorded in
 //! `experiments/bench.md`). With `--spill DIR`, each configuration is also
 //! counted on disk (a BFS under a 32 MiB memory limit spills at once).
+//! Without puzzle files it takes puzzles/bench/ but leaves out the puzzles
+//! whose `% reachable:` line says more than [`DEFAULT_MAX_POSITIONS`]
+//! (the 10^9 puzzle takes many CPU minutes: name it to measure it).
 
 use clap::Args;
 
 use super::ranged::{whole, whole_list, WholeList};
 use super::Failure;
 use crate::formats::{self, ImportOptions};
-use crate::params::{EncodingKind, Limits, SearchParams};
+use crate::params::{EncodingKind, Limits, Metric, SearchParams};
 use crate::search::{count, Progress};
 
 #[derive(Args, Debug)]
@@ -28,6 +31,15 @@ pub struct BenchArgs {
         value_name = "E,E"
     )]
     pub encodings: Vec<EncodingKind>,
+    /// Metrics to measure, e.g. `steps,moves` (the names of `--metric`).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "steps,moves",
+        value_name = "M,M"
+    )]
+    pub metrics: Vec<Metric>,
     /// Runs per configuration; the fastest is reported.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = whole::<usize>("bench", "repeat"))]
     pub repeat: usize,
@@ -40,8 +52,19 @@ pub struct BenchArgs {
 /// 10^7 puzzle under 32 MiB.
 const SPILL_MEMORY: u64 = 32 << 20;
 
+/// Puzzles of puzzles/bench/ with more reachable positions than this (by
+/// their `% reachable:` line) are measured only when named.
+const DEFAULT_MAX_POSITIONS: u64 = 100_000_000;
+
+/// The count a puzzle's `% reachable: N positions` line states, if any.
+fn stated_reachable(puzzle: &crate::model::Puzzle) -> Option<u64> {
+    let (_, value) = puzzle.metadata.iter().find(|(k, _)| k == "reachable")?;
+    value.split_whitespace().next()?.parse().ok()
+}
+
 pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
     let mut files = args.puzzles.clone();
+    let named = !files.is_empty();
     if files.is_empty() {
         let dir = std::fs::read_dir("puzzles/bench").map_err(|e| {
             Failure::input(format!(
@@ -54,8 +77,8 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             .collect();
         files.sort();
     }
-    outln!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position | disk MiB |");
-    outln!("|---|---|---|---|---|---|---|---|---|");
+    outln!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position | disk MiB | metric |");
+    outln!("|---|---|---|---|---|---|---|---|---|---|");
     let mut places = vec![None];
     places.extend(args.spill.as_ref().map(Some));
     for file in &files {
@@ -63,15 +86,23 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             .map_err(|e| Failure::input(e.to_string()))?;
         for puzzle in &puzzles {
             let name = puzzle.name.clone().unwrap_or_else(|| file.clone());
-            for &encoding in &args.encodings {
-                for (&t, spill) in args
-                    .threads
-                    .0
-                    .iter()
-                    .flat_map(|t| places.iter().map(move |p| (t, p)))
+            if !named && stated_reachable(puzzle).is_some_and(|n| n > DEFAULT_MAX_POSITIONS) {
+                eprintln!("bench: leaving out {file} (over {DEFAULT_MAX_POSITIONS} positions; name it to measure it)");
+                continue;
+            }
+            let mut runs = Vec::new();
+            for &e in &args.encodings {
+                for &m in &args.metrics {
+                    for &t in &args.threads.0 {
+                        runs.extend(places.iter().map(|p| (e, m, t, p)));
+                    }
+                }
+            }
+            for (encoding, metric, t, spill) in runs {
                 {
                     let params = SearchParams {
                         encoding,
+                        metric,
                         threads: t as usize,
                         spill: spill.cloned(),
                         ..SearchParams::default()
@@ -85,7 +116,7 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
                         None => "-".to_string(),
                     };
                     outln!(
-                        "| {name} | {} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} | {disk} |",
+                        "| {name} | {} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} | {disk} | {metric} |",
                         c.positions,
                         c.encoding,
                         c.examined as f64 / secs,

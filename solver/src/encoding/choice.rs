@@ -7,14 +7,16 @@
 //! with it; its keys are often wider, though. Auto takes it when its table
 //! slots take no more bytes (the table stores whole bytes), and otherwise estimates the
 //! bytes the packed visited set would need for every position the search
-//! may store (the rank's bound, the number of permutations of the board's
-//! symbols, or fewer under `--max-positions`) and takes packed when that fits
-//! the budget: `--max-memory`, else the machine's available memory.
+//! may store (the smaller of the rank's bound, the number of permutations of
+//! the board's symbols, and the packed encoding's placements of each type on
+//! its own anchors, which counts the rails blocks run on; fewer under
+//! `--max-positions`) and takes packed when that fits the budget:
+//! `--max-memory`, else the machine's available memory.
 
 use std::sync::OnceLock;
 
 use super::{Encoding, PackedEncoding, PositionEncoding, RankEncoding};
-use crate::model::Puzzle;
+use crate::model::{Axis, Puzzle};
 use crate::moves::MoveGenerator;
 use crate::params::EncodingKind;
 
@@ -71,7 +73,8 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
             encoding: Encoding::Packed(packed),
         };
     }
-    let positions = stored_bound(puzzle, &rank, budget.max_positions);
+    let positions =
+        stored_bound(puzzle, &rank, budget.max_positions).min(placements(puzzle, moves));
     let slot_bytes = slot(pb) as f64;
     let need = positions * slot_bytes * BYTES_PER_SLOT_BYTE;
     let (limit, source) = match budget.max_memory {
@@ -138,6 +141,51 @@ fn stored_bound(puzzle: &Puzzle, rank: &RankEncoding, max_positions: Option<u64>
     all.min(examined as f64 * (4 * spaces) as f64 + 1.0)
 }
 
+/// How many ways the blocks can stand, each type's instances on distinct
+/// anchors where the type fits, a slider only on the rails through its
+/// instances' starts (overlaps between blocks ignored). Far below the
+/// rank's bound where blocks run on rails: a Rush Hour car has 4 or 5
+/// places, not the whole board.
+fn placements(puzzle: &Puzzle, moves: &MoveGenerator) -> f64 {
+    let ln_choose = |n: usize, k: usize| -> f64 {
+        (0..k.min(n))
+            .map(|i| ((n - i) as f64 / (i + 1) as f64).ln())
+            .sum()
+    };
+    let board = &puzzle.board;
+    let ln: f64 = (0..puzzle.types.len())
+        .map(|t| {
+            let places = match puzzle.types[t].slider {
+                None => moves.domain(t).count(),
+                Some(axis) => {
+                    let (dr, dc) = match axis {
+                        Axis::Vertical => (1, 0),
+                        Axis::Horizontal => (0, 1),
+                    };
+                    let mut rails = std::collections::BTreeSet::new();
+                    for i in puzzle.type_range(t) {
+                        let start = puzzle.start.anchors[i] as usize;
+                        for sign in [-1, 1] {
+                            let mut at = start;
+                            rails.insert(at);
+                            while let Some(x) = board.offset(at, sign * dr, sign * dc) {
+                                if !moves.fits(t, x) {
+                                    break;
+                                }
+                                rails.insert(x);
+                                at = x;
+                            }
+                        }
+                    }
+                    rails.len()
+                }
+            };
+            ln_choose(places, puzzle.counts[t])
+        })
+        .sum();
+    ln.exp()
+}
+
 /// The machine's available memory (`MemAvailable` of /proc/meminfo), read
 /// once per process; unlimited where it cannot be read.
 pub fn available_memory() -> u64 {
@@ -184,5 +232,19 @@ mod tests {
         let c = choice("tiles/korf_01.txt", tight);
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
         assert!(c.reason.contains("might not fit"), "{}", c.reason);
+    }
+
+    #[test]
+    fn auto_counts_the_rails_of_rush_hour_cars() {
+        // Rush Hour: the rank's bound (cars anywhere on the board) is over
+        // 2^40, but each car has at most 5 places on its rail: 12 cars,
+        // at most 5^12 positions, whose packed table fits 8 GiB.
+        let budget = Budget {
+            max_memory: Some(8 << 30),
+            max_positions: None,
+        };
+        let c = choice("rushhour/rush_30.txt", budget);
+        assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
+        assert!(c.reason.contains("fits"), "{}", c.reason);
     }
 }

@@ -317,6 +317,23 @@ impl MoveGenerator {
         from: usize,
         mut visit: impl FnMut(usize),
     ) {
+        if let &[d0, d1] = &self.directions[t][..] {
+            // A slider: along its rail both ways, in the order the flood
+            // below would visit (one step each way in turn), without its
+            // queue and stamps.
+            let (mut a, mut b) = (Some(from), Some(from));
+            while a.is_some() || b.is_some() {
+                a = a.and_then(|at| self.step_target(state, i, t, at, d0));
+                if let Some(q) = a {
+                    visit(q);
+                }
+                b = b.and_then(|at| self.step_target(state, i, t, at, d1));
+                if let Some(q) = b {
+                    visit(q);
+                }
+            }
+            return;
+        }
         self.next_generation();
         let g = self.generation;
         let mut queue = std::mem::take(&mut self.queue);

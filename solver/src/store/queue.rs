@@ -1,8 +1,22 @@
-//! A flat FIFO of fixed-width keys, stored as bytes (no allocation per key),
+//! A FIFO of fixed-width keys, stored as bytes (no allocation per key),
 //! optionally each followed by a 16-bit tag (BFS under `--metric moves`
 //! keeps there where the block that moved last stands).
+//!
+//! The bytes live in blocks of about [`BLOCK_BYTES`]: the queue grows one
+//! block at a time (never by doubling, so at most one block is allocated
+//! and unused) and frees each block once its keys are read, so that a BFS
+//! holds about one layer of keys, not the layer it reads plus the one it
+//! writes at up to twice their size.
+
+use std::collections::VecDeque;
 
 use super::{append_key, read_key};
+
+/// Bytes of a tag.
+pub const TAG_BYTES: usize = 2;
+
+/// Bytes of one block (rounded down to whole entries).
+pub const BLOCK_BYTES: usize = 1 << 20;
 
 /// Keys of `key_bytes` bytes each (plus `tag_bytes` of tag), appended at the
 /// back, read from the front.
@@ -11,108 +25,140 @@ pub struct KeyQueue {
     key_bytes: usize,
     tag_bytes: usize,
     words: usize,
-    data: Vec<u8>,
+    /// Entries a block holds.
+    per_block: usize,
+    blocks: VecDeque<Vec<u8>>,
+    /// Bytes of the front block already read.
     head: usize,
+    len: usize,
 }
-
-/// Bytes of a tag.
-pub const TAG_BYTES: usize = 2;
 
 impl KeyQueue {
     pub fn new(key_bits: u32) -> KeyQueue {
-        let key_bytes = (key_bits as usize).div_ceil(8).max(1);
-        KeyQueue {
-            key_bytes,
-            tag_bytes: 0,
-            words: key_bytes.div_ceil(8),
-            data: Vec::new(),
-            head: 0,
-        }
+        KeyQueue::with_tag(key_bits, 0)
     }
 
     /// A queue whose entries carry a 16-bit tag after the key (see
     /// [`KeyQueue::push_tagged`]).
     pub fn tagged(key_bits: u32) -> KeyQueue {
+        KeyQueue::with_tag(key_bits, TAG_BYTES)
+    }
+
+    fn with_tag(key_bits: u32, tag_bytes: usize) -> KeyQueue {
+        let key_bytes = (key_bits as usize).div_ceil(8).max(1);
         KeyQueue {
-            tag_bytes: TAG_BYTES,
-            ..KeyQueue::new(key_bits)
+            key_bytes,
+            tag_bytes,
+            words: key_bytes.div_ceil(8),
+            per_block: (BLOCK_BYTES / (key_bytes + tag_bytes)).max(1),
+            blocks: VecDeque::new(),
+            head: 0,
+            len: 0,
         }
     }
 
     /// Bytes per entry: the key's and the tag's.
-    fn entry_bytes(&self) -> usize {
+    pub fn entry_bytes(&self) -> usize {
         self.key_bytes + self.tag_bytes
+    }
+
+    /// Bytes of a whole block: its entries, and room for the whole-word
+    /// store of the last key (`append_key` writes whole words, then trims).
+    fn block_bytes(&self) -> usize {
+        self.per_block * self.entry_bytes() + self.words * 8
     }
 
     /// Keys waiting.
     pub fn len(&self) -> usize {
-        (self.data.len() - self.head) / self.entry_bytes()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.head == self.data.len()
+        self.len == 0
     }
 
-    /// Bytes held (capacity, which is what the allocator gave).
+    /// Bytes held (the blocks' capacities, which is what the allocator gave).
     pub fn bytes(&self) -> usize {
-        self.data.capacity()
+        self.blocks.iter().map(Vec::capacity).sum()
     }
 
-    /// Whether pushing one more key makes the buffer grow (to
-    /// [`grown_bytes`](Self::grown_bytes)), so that a caller under a memory
-    /// limit can refuse the growth before it happens.
+    /// Whether pushing one more key allocates a block (of
+    /// [`grown_bytes`](Self::grown_bytes) in all), so that a caller under a
+    /// memory limit can refuse the growth before it happens.
     pub fn push_grows(&self) -> bool {
-        self.data.len() + self.words * 8 + self.tag_bytes > self.data.capacity()
+        self.blocks
+            .back()
+            .is_none_or(|b| b.len() + self.entry_bytes() > self.per_block * self.entry_bytes())
     }
 
-    /// The capacity in bytes after the next growth: double, and at least room
-    /// for one whole-word store (`append_key` writes whole words, then trims).
+    /// The bytes held after the next block is allocated.
     pub fn grown_bytes(&self) -> usize {
-        (self.data.capacity() * 2)
-            .max(self.data.len() + self.words * 8 + self.tag_bytes)
-            .max(4096)
+        self.bytes() + self.block_bytes()
+    }
+
+    /// At most the bytes held after `n` more pushes, so that a caller can
+    /// check a memory budget beforehand.
+    pub fn bytes_after(&self, n: usize) -> usize {
+        let room = match self.blocks.back() {
+            Some(b) => self.per_block - b.len() / self.entry_bytes(),
+            None => 0,
+        };
+        self.bytes() + n.saturating_sub(room).div_ceil(self.per_block) * self.block_bytes()
     }
 
     pub fn push(&mut self, key: &[u64]) {
         if self.push_grows() {
-            // Grow by an amount the caller could foresee, not by whatever the
-            // allocator's amortized policy picks.
-            let want = self.grown_bytes();
-            self.data.reserve_exact(want - self.data.len());
+            self.blocks
+                .push_back(Vec::with_capacity(self.block_bytes()));
         }
-        append_key(&mut self.data, &key[..self.words], self.key_bytes);
+        let block = self.blocks.back_mut().expect("a block with room");
+        append_key(block, &key[..self.words], self.key_bytes);
+        if self.tag_bytes == 0 {
+            self.len += 1;
+        }
     }
 
     /// Pushes a key with its tag (a queue made by [`KeyQueue::tagged`]).
     pub fn push_tagged(&mut self, key: &[u64], tag: u16) {
         debug_assert_eq!(self.tag_bytes, TAG_BYTES);
         self.push(key);
-        self.data.extend_from_slice(&tag.to_le_bytes());
+        let block = self.blocks.back_mut().expect("the block just pushed to");
+        block.extend_from_slice(&tag.to_le_bytes());
+        self.len += 1;
     }
 
     /// Takes the front key into `key` (its tag dropped); false when empty.
     pub fn pop(&mut self, key: &mut [u64]) -> bool {
-        if self.is_empty() {
+        let Some(front) = self.blocks.front() else {
             return false;
-        }
-        read_key(&self.data[self.head..self.head + self.key_bytes], key);
-        self.head += self.entry_bytes();
-        if self.head == self.data.len() {
-            self.data.clear();
+        };
+        read_key(&front[self.head..self.head + self.key_bytes], key);
+        self.consume(1);
+        true
+    }
+
+    /// The unread entries of the front block (empty when the queue is): a
+    /// BFS expands them in place, then [`consume`](Self::consume)s them.
+    pub fn front(&self) -> &[u8] {
+        self.blocks.front().map_or(&[], |b| &b[self.head..])
+    }
+
+    /// Drops the first `n` entries of the front block, and the block itself
+    /// (its memory returned) once every entry in it is read.
+    pub fn consume(&mut self, n: usize) {
+        self.head += n * self.entry_bytes();
+        self.len -= n;
+        if self.blocks.front().is_some_and(|b| self.head >= b.len()) {
+            self.blocks.pop_front();
             self.head = 0;
         }
-        true
     }
 
     /// Empties the queue and releases its memory.
     pub fn clear(&mut self) {
-        self.data = Vec::new();
+        self.blocks = VecDeque::new();
         self.head = 0;
-    }
-
-    /// The entries as one byte slice, and the width of each (key and tag).
-    pub fn as_bytes(&self) -> (&[u8], usize) {
-        (&self.data[self.head..], self.entry_bytes())
+        self.len = 0;
     }
 }
 
@@ -121,4 +167,33 @@ impl KeyQueue {
 pub fn entry_tag(entry: &[u8]) -> u16 {
     let n = entry.len();
     u16::from_le_bytes([entry[n - 2], entry[n - 1]])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_tags_come_out_in_order_across_blocks_and_blocks_are_freed() {
+        let mut q = KeyQueue::tagged(44);
+        let n = 3 * (BLOCK_BYTES / 8) + 17;
+        for i in 0..n as u64 {
+            q.push_tagged(&[i * 0x1_0001], i as u16);
+        }
+        assert_eq!(q.len(), n);
+        let full = q.bytes();
+        assert!(full >= n * 8 && full <= n * 8 + 2 * BLOCK_BYTES, "{full}");
+        let mut key = [0u64];
+        for i in 0..n as u64 {
+            let entry = &q.front()[..8];
+            assert_eq!(entry_tag(entry), i as u16);
+            assert!(q.pop(&mut key));
+            assert_eq!(key[0], i * 0x1_0001);
+            if i == n as u64 * 3 / 4 {
+                // Four blocks, the first two read: gone.
+                assert!(q.bytes() <= full / 2 + 64, "read blocks are freed");
+            }
+        }
+        assert!(!q.pop(&mut key) && q.is_empty() && q.bytes() == 0);
+    }
 }

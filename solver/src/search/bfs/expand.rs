@@ -1,0 +1,197 @@
+//! The parallel half of a BFS chunk: each worker decodes its share of the
+//! parents, generates their moves and encodes the successors into a
+//! [`Batch`] of keys with their hashes, ready for insertion.
+
+use std::time::Instant;
+
+use crate::encoding::{Encoding, PositionEncoding};
+use crate::geometry::Geometry;
+use crate::moves::{Move, MoveGenerator, State, NO_OWNER};
+use crate::pruning::{self, Prunings};
+use crate::search::Engine;
+use crate::store::{entry_tag, read_key, VisitedSet, TAG_BYTES};
+
+/// Parents expanded between two looks at the clock: on large boards one
+/// parent can take milliseconds, so a whole chunk would overrun the limit.
+const CLOCK_EVERY: usize = 16;
+
+/// The successors of a run of parents, encoded, waiting for insertion.
+#[derive(Default)]
+pub(super) struct Batch {
+    pub keys: Vec<u64>,
+    pub hashes: Vec<u64>,
+    pub goal: Vec<bool>,
+    /// Some successor is a goal.
+    pub any_goal: bool,
+    /// Per key, when tagged: the anchor of the block that moved.
+    pub moved: Vec<u16>,
+    /// Successors per shard of the visited set (for the memory bound of a
+    /// parallel insertion).
+    pub routed: Vec<u32>,
+    pub examined: u64,
+    pub generated: u64,
+    /// Smallest goal distance among the parents and its 1-based index.
+    pub best: Option<(u32, u64)>,
+    /// The time limit passed before every parent was expanded.
+    pub out_of_time: bool,
+}
+
+impl Batch {
+    /// Empties the batch for the next chunk, keeping its buffers.
+    pub fn reset(&mut self, shards: usize) {
+        self.keys.clear();
+        self.hashes.clear();
+        self.goal.clear();
+        self.moved.clear();
+        self.routed.clear();
+        self.routed.resize(shards, 0);
+        self.any_goal = false;
+        self.examined = 0;
+        self.generated = 0;
+        self.best = None;
+        self.out_of_time = false;
+    }
+
+    /// Bytes its buffers hold.
+    pub fn bytes(&self) -> usize {
+        self.keys.capacity() * 8
+            + self.hashes.capacity() * 8
+            + self.goal.capacity()
+            + self.moved.capacity() * 2
+    }
+
+    /// Number of successors.
+    pub fn len(&self) -> usize {
+        self.hashes.len()
+    }
+}
+
+/// Expands the parents in `keys` (byte-packed, `entry_bytes` each) into one
+/// batch per worker, each worker taking an equal share in order (the
+/// calling thread the first), each batch emptied first.
+pub(super) fn chunk(
+    workers: &mut [Worker],
+    batches: &mut [Batch],
+    keys: &[u8],
+    entry_bytes: usize,
+    ctx: &Context,
+) {
+    for b in batches.iter_mut() {
+        b.reset(ctx.set.shard_count());
+    }
+    if workers.len() == 1 {
+        workers[0].expand(keys, entry_bytes, ctx, &mut batches[0]);
+        return;
+    }
+    let per = (keys.len() / entry_bytes).div_ceil(workers.len()) * entry_bytes;
+    std::thread::scope(|scope| {
+        let mut jobs = workers
+            .iter_mut()
+            .zip(batches.iter_mut())
+            .zip(keys.chunks(per));
+        let first = jobs.next();
+        for ((worker, batch), part) in jobs {
+            scope.spawn(move || worker.expand(part, entry_bytes, ctx, batch));
+        }
+        if let Some(((worker, batch), part)) = first {
+            worker.expand(part, entry_bytes, ctx, batch);
+        }
+    });
+}
+
+/// Read-only data the workers share.
+pub(super) struct Context<'a> {
+    pub geometry: &'a Geometry,
+    pub forbidden: &'a [VisitedSet],
+    pub set: &'a VisitedSet,
+    pub goal_enabled: bool,
+    pub deadline: Option<Instant>,
+    /// Queue entries carry the anchor of the block that moved last.
+    pub tagged: bool,
+}
+
+/// One thread's copy of what expanding a position needs.
+pub(super) struct Worker {
+    moves: MoveGenerator,
+    encoding: Encoding,
+    prunings: Prunings,
+    state: State,
+    list: Vec<Move>,
+    key: Vec<u64>,
+    successor: Vec<u64>,
+}
+
+impl Worker {
+    pub fn new(e: &Engine, start: &State) -> Worker {
+        let words = e.key_words();
+        Worker {
+            moves: e.moves.clone(),
+            encoding: e.encoding.clone(),
+            prunings: pruning::build(&e.params, &e.geometry),
+            state: start.clone(),
+            list: Vec::new(),
+            key: vec![0; words],
+            successor: vec![0; words],
+        }
+    }
+
+    /// Expands the parents in `keys` (byte-packed, `entry_bytes` each: the
+    /// key, then the tag when `ctx.tagged`) into `batch`.
+    pub fn expand(&mut self, keys: &[u8], entry_bytes: usize, ctx: &Context, batch: &mut Batch) {
+        let key_bytes = entry_bytes - if ctx.tagged { TAG_BYTES } else { 0 };
+        for (k, bytes) in keys.chunks(entry_bytes).enumerate() {
+            if k % CLOCK_EVERY == CLOCK_EVERY - 1
+                && ctx.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                batch.out_of_time = true;
+                return;
+            }
+            read_key(&bytes[..key_bytes], &mut self.key);
+            self.encoding.decode(&self.key, &mut self.state);
+            // The block that moved last (decoding renumbers instances, so
+            // the tag names the cell it stands on).
+            let skip = match ctx.tagged.then(|| entry_tag(bytes)) {
+                Some(cell) if cell != NO_OWNER => self.state.owner[cell as usize] as usize,
+                _ => usize::MAX,
+            };
+            batch.examined += 1;
+            let d = ctx.geometry.goal_distance(&self.state);
+            if batch.best.is_none_or(|(b, _)| d < b) {
+                batch.best = Some((d, k as u64 + 1));
+            }
+            self.prunings.prepare(&self.moves, &self.state);
+            self.moves
+                .generate_skipping(&self.state, skip, &mut self.list);
+            for &m in &self.list {
+                self.moves.apply(&mut self.state, m);
+                if self.prunings.keep(&self.moves, &self.state, m) {
+                    batch.generated += 1;
+                    let moved_type = self.moves.shapes().type_of(m.instance as usize);
+                    self.encoding.encode_successor(
+                        &self.key,
+                        moved_type,
+                        &self.state,
+                        &mut self.successor,
+                    );
+                    if !ctx
+                        .forbidden
+                        .iter()
+                        .any(|f| f.get(&self.successor).is_some())
+                    {
+                        let h = ctx.set.hash(&self.successor);
+                        batch.hashes.push(h);
+                        batch.routed[ctx.set.shard_of_hash(h)] += 1;
+                        batch.keys.extend_from_slice(&self.successor);
+                        let goal = ctx.goal_enabled && ctx.geometry.is_goal(&self.state);
+                        batch.goal.push(goal);
+                        batch.any_goal |= goal;
+                        if ctx.tagged {
+                            batch.moved.push(m.to);
+                        }
+                    }
+                }
+                self.moves.undo(&mut self.state, m);
+            }
+        }
+    }
+}

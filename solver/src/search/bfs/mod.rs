@@ -1,0 +1,160 @@
+//! Breadth-first search: optimal in the chosen metric, and exhaustive, so an
+//! empty frontier proves that no solution exists under these settings.
+//!
+//! Layers are flat FIFOs of keys; the visited set stores each key with its
+//! depth mod 3 (or the exact depth when prunings make the graph directed),
+//! which is all that reconstructing the solution needs. A layer is expanded in
+//! chunks of parents: `--threads N` workers each decode, generate and encode
+//! their share of a chunk into a batch of successor keys ([`expand`]), then
+//! the batches are inserted ([`insert`]): by N threads at once, each owning
+//! a group of the set's shards, or by one in a chunk that holds a goal or
+//! nears `--max-memory`. `--max-positions N` expands exactly N positions,
+//! successors included. The order of insertion, and so every count and
+//! solution, is the same whatever the number of threads.
+//!
+//! Under `--metric moves` (and no pruning that depends on the move) each
+//! queued key carries where the block that moved last stands, and that
+//! block's moves are not generated: they reach only positions its previous
+//! move reached, all already stored, so counts and solutions do not change.
+
+mod expand;
+mod insert;
+
+use super::path::Recorded;
+use super::{Ending, Engine, Limit};
+use crate::encoding::PositionEncoding;
+use crate::moves::{State, NO_OWNER};
+use crate::params::Metric;
+use crate::store::{KeyQueue, VisitedSet};
+use expand::{Batch, Context, Worker};
+use insert::{Marks, Sink};
+
+/// Parents expanded between two checks of the limits: large enough that
+/// starting the threads (twice a chunk) costs little against the work, the
+/// same for any number of threads so that the limits are checked at the
+/// same points.
+const CHUNK: usize = 4096;
+
+/// Adds the batches' counters to the engine's, in serial order: worker k's
+/// parents follow worker k-1's.
+fn tally(e: &mut Engine, batches: &[Batch]) {
+    for b in batches {
+        if let Some((d, at)) = b.best {
+            if d < e.stats.best_distance {
+                e.stats.best_distance = d;
+                e.stats.best_distance_positions = e.stats.examined + at;
+            }
+        }
+        e.stats.examined += b.examined;
+        e.stats.generated += b.generated;
+    }
+}
+
+/// Breadth-first search from `start`, layer by layer.
+///
+/// Long on purpose: this is the hot loop. Each layer is cut into chunks,
+/// expanded by the workers, checked against the limits and inserted; those
+/// steps share the visited set, the queues, the batches and the counters,
+/// and keeping them as locals of one function keeps the loop's order of
+/// events (and its limits) visible in one place.
+pub fn search(e: &mut Engine, start: &State) -> Ending {
+    let words = e.key_words();
+    let bits = e.encoding.key_bits();
+    let recorded = if e.prunings.directed() {
+        Recorded::Depth
+    } else {
+        Recorded::DepthMod3
+    };
+    let mut set = VisitedSet::new(bits, recorded.bits());
+    let mut key = vec![0u64; words];
+    e.encoding.encode(start, &mut key);
+    set.insert(&key, 0);
+    if e.is_goal(start) {
+        e.examine(start);
+        e.stats.stored = 1;
+        return Ending::Found(vec![start.clone()]);
+    }
+    let threads = e.params.threads.max(1);
+    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(e, start)).collect();
+    let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
+    let mut marks: Vec<Marks> = Vec::new();
+    let tagged = e.params.metric == Metric::Moves && !e.prunings.directed();
+    let queue = || {
+        if tagged {
+            KeyQueue::tagged(bits)
+        } else {
+            KeyQueue::new(bits)
+        }
+    };
+    let mut current = queue();
+    let mut next = queue();
+    if tagged {
+        current.push_tagged(&key, NO_OWNER);
+    } else {
+        current.push(&key);
+    }
+    let mut depth = 0u64;
+    let ending = 'search: loop {
+        let key_bytes = current.entry_bytes();
+        while !current.is_empty() {
+            let left = e
+                .limits
+                .max_positions
+                .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
+            if left == 0 {
+                break 'search Ending::Stopped(Limit::Positions);
+            }
+            let front = current.front();
+            let take = CHUNK
+                .min(front.len() / key_bytes)
+                .min(left.min(usize::MAX as u64) as usize);
+            let chunk = &front[..take * key_bytes];
+            let ctx = Context {
+                geometry: &e.geometry,
+                forbidden: e.forbidden,
+                set: &set,
+                goal_enabled: e.goal_enabled,
+                deadline: e.deadline(),
+                tagged,
+            };
+            expand::chunk(&mut workers, &mut batches, chunk, key_bytes, &ctx);
+            tally(e, &batches);
+            if batches.iter().any(|b| b.out_of_time) {
+                break 'search Ending::Stopped(Limit::Time);
+            }
+            let batch_bytes: usize = batches.iter().map(Batch::bytes).sum();
+            let held = (current.bytes() + next.bytes() + batch_bytes) as u64;
+            if let Some(limit) = e.over_resources(set.bytes() as u64 + held) {
+                break 'search Ending::Stopped(limit);
+            }
+            let mut sink = Sink {
+                set: &mut set,
+                next: &mut next,
+                others: current.bytes() + batch_bytes,
+                payload: recorded.payload(depth + 1),
+                tagged,
+                words,
+            };
+            if threads > 1 && insert::parallel_fits(e, &sink, &batches) {
+                insert::parallel(&mut sink, &batches, &mut marks, threads);
+            } else if let Some(end) = insert::serial(e, &mut sink, &batches, start, recorded) {
+                break 'search end;
+            }
+            current.consume(take);
+        }
+        current.clear();
+        if next.is_empty() {
+            break Ending::Exhausted;
+        }
+        std::mem::swap(&mut current, &mut next);
+        depth += 1;
+        e.progress.bound = depth;
+    };
+    e.stats.stored = set.len() as u64;
+    e.stats.peak_memory = e
+        .stats
+        .peak_memory
+        .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
+    e.leave_behind(set, recorded);
+    ending
+}
