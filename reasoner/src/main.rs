@@ -566,8 +566,8 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
                 println!("{}", serde_json::to_string(case).expect("serializes"));
             } else {
                 let one = CaseBase {
-                    version: casebase::VERSION,
                     cases: vec![case.clone()],
+                    ..CaseBase::new()
                 };
                 print!("{}", toml::to_string(&one).expect("serializes"));
             }
