@@ -12,7 +12,7 @@ use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 
 use super::ranged::{reals_in, whole_in};
 use crate::heuristics::{Opt, REGISTRY};
-use crate::params::{Arity, NumericFlag, ValueRange};
+use crate::params::NumericFlag;
 use sbp_protocol::options::{OptionKind, OptionSettings, Value};
 
 /// Every registered option's value as the command line gave it (or its
@@ -32,28 +32,12 @@ pub fn all() -> impl Iterator<Item = &'static Opt> {
 /// A numeric option's flag as a numeric flag of `solve`, `count` and `pdb`,
 /// so that it is parsed, refused and tabulated like every other one.
 pub fn numeric_flag(opt: &'static Opt) -> Option<NumericFlag> {
-    let (arity, range) = match opt.kind {
-        OptionKind::Reals {
-            count, min, max, ..
-        } => {
-            let arity = if count == 1 {
-                Arity::One
-            } else {
-                Arity::Exactly(count)
-            };
-            (arity, ValueRange::Real { min, max })
-        }
-        OptionKind::Whole {
-            min, max, bytes, ..
-        } if bytes => (Arity::One, ValueRange::Bytes { min, max }),
-        OptionKind::Whole { min, max, .. } => (Arity::One, ValueRange::Whole { min, max }),
-        OptionKind::Text => return None,
-    };
+    let info = opt.info();
     Some(NumericFlag {
         name: opt.flag,
         commands: "solve, count, pdb",
-        arity,
-        range,
+        arity: info.arity(),
+        range: info.range()?,
         meaning: opt.doc,
     })
 }
