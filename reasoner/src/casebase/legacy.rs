@@ -255,17 +255,8 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
             }
             "heuristic_weight" | "weight" => params.weight = v,
             "h2_a" | "h2_b" | "h2_c" => {
-                // The range the solver declares (checked in plan.rs's tests),
-                // so that no case is written that a cycle would refuse.
-                if !(0.0..=H2_WEIGHT_MAX).contains(&v) {
-                    let m = format!(
-                        "{}: h2's weights are numbers from 0 to {H2_WEIGHT_MAX}; got {v}",
-                        l.name
-                    );
-                    return Err(syntax_error(path, l.number, m));
-                }
                 let k = (l.name.as_bytes()[3] - b'a') as usize;
-                h2[k] = v;
+                h2[k] = h2_weight(l, v, path)?;
             }
             "spacevalue" | "space_value" => {
                 let cutoff = (v > 0.0).then_some(Value::Whole(v.round() as u64));
@@ -298,6 +289,20 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
         params.weight = ParamSet::default().weight;
     }
     Ok(params)
+}
+
+/// One of the thesis's h2 weights, refused at its line outside the range
+/// the solver declares (checked in plan.rs's tests), so that no case is
+/// written that a cycle would refuse.
+fn h2_weight(l: &Line, v: f64, path: &Path) -> Result<f64, Error> {
+    if (0.0..=H2_WEIGHT_MAX).contains(&v) {
+        return Ok(v);
+    }
+    let m = format!(
+        "{}: h2's weights are numbers from 0 to {H2_WEIGHT_MAX}; got {v}",
+        l.name
+    );
+    Err(syntax_error(path, l.number, m))
 }
 
 /// The name of case `k` (from 0): its comment, or `legacy case N`, with
