@@ -14,6 +14,7 @@ use super::ranged::{reals_in, whole_in};
 use crate::heuristics::{Opt, REGISTRY};
 use crate::params::NumericFlag;
 use sbp_protocol::options::{OptionKind, OptionSettings, Value};
+use sbp_protocol::ranges::show_bytes;
 
 /// Every registered option's value as the command line gave it (or its
 /// default): the recorded ones by JSON name, the others (a cache folder) by
@@ -42,9 +43,18 @@ pub fn numeric_flag(opt: &'static Opt) -> Option<NumericFlag> {
     })
 }
 
-/// The flag of one option.
+/// The flag of one option; its help says the default, as clap's own
+/// defaults do (`--pdb-memory` said `[default: 536870912]` before options
+/// were declared).
 fn arg(opt: &'static Opt) -> Arg {
-    let arg = Arg::new(opt.flag).long(opt.flag).help(opt.doc);
+    let help = match (&opt.kind, opt.info().default_value()) {
+        (OptionKind::Whole { bytes: true, .. }, Some(Value::Whole(b))) => {
+            format!("{} [default: {}]", opt.doc, show_bytes(b))
+        }
+        (_, Some(d)) => format!("{} [default: {d}]", opt.doc),
+        (_, None) => opt.doc.to_string(),
+    };
+    let arg = Arg::new(opt.flag).long(opt.flag).help(help);
     match (&opt.kind, numeric_flag(opt)) {
         (OptionKind::Reals { count, .. }, Some(flag)) => {
             let shown = ["X", "X", "A,B", "A,B,C", "A,B,C,D"];
