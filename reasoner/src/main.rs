@@ -250,7 +250,7 @@ struct AddArgs {
     /// A heuristic the solver registers (`solver heuristics` lists them).
     #[arg(long, default_value_t = Heuristic::default(), value_parser = |s: &str| Ok::<_, String>(Heuristic::new(s)))]
     heuristic: Heuristic,
-    /// A*'s weight, 0.001 to 1e6.
+    /// A*'s weight, 1 to 100 (the solver's range).
     #[arg(long, default_value_t = 1.0, value_parser = parse::weight, allow_negative_numbers = true)]
     weight: f64,
     #[arg(long, value_enum, default_value_t = Metric::Steps)]
@@ -566,8 +566,8 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
                 println!("{}", serde_json::to_string(case).expect("serializes"));
             } else {
                 let one = CaseBase {
-                    version: casebase::VERSION,
                     cases: vec![case.clone()],
+                    ..CaseBase::new()
                 };
                 print!("{}", toml::to_string(&one).expect("serializes"));
             }

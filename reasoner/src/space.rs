@@ -139,29 +139,34 @@ impl Space {
     pub fn validate(&self, p: &ParamSet) -> Result<(), String> {
         sbp_protocol::ranges::weight().check(p.weight)?;
         for (key, value) in p.settings.iter() {
-            if let Some(info) = self.prunings.iter().find(|i| &i.json == key) {
-                let setting = match value {
-                    Value::Bool(b) => Setting::Switch(*b),
-                    Value::Whole(v) => Setting::Cutoff(Some(*v)),
-                    Value::Text(l) => Setting::Level(l.clone()),
-                    other => return Err(format!("{key} = {other}: {}", info.describe())),
-                };
-                info.check(&setting)?;
-            } else {
-                // The set's heuristic's option, or another's (dropped from
-                // the normal form, still checked).
-                let own = self.options_of(&p.heuristic).find(|o| &o.key() == key);
-                let mut all = self.heuristics.iter().flat_map(HeuristicInfo::recorded);
-                let Some(o) = own.or_else(|| all.find(|o| &o.key() == key)) else {
-                    return Err(format!(
-                        "unknown parameter '{key}': use an option of a heuristic or a pruning \
-                         the solver lists (`solver heuristics`, `solver prunings`)"
-                    ));
-                };
-                o.check(value)?;
-            }
+            self.check_setting(&p.heuristic, key, value)?;
         }
         Ok(())
+    }
+
+    /// Checks one setting of a set whose heuristic is `h`: `key` names a
+    /// registered pruning or a recorded option (of `h`, or of another
+    /// heuristic: dropped from the normal form, still checked), and `value`
+    /// is of its kind and in its range.
+    pub fn check_setting(&self, h: &Heuristic, key: &str, value: &Value) -> Result<(), String> {
+        if let Some(info) = self.prunings.iter().find(|i| i.json == key) {
+            let setting = match value {
+                Value::Bool(b) => Setting::Switch(*b),
+                Value::Whole(v) => Setting::Cutoff(Some(*v)),
+                Value::Text(l) => Setting::Level(l.clone()),
+                other => return Err(format!("{key} = {other}: {}", info.describe())),
+            };
+            return info.check(&setting);
+        }
+        let own = self.options_of(h).find(|o| o.key() == key);
+        let mut all = self.heuristics.iter().flat_map(HeuristicInfo::recorded);
+        let Some(o) = own.or_else(|| all.find(|o| o.key() == key)) else {
+            return Err(format!(
+                "unknown parameter '{key}': use an option of a heuristic or a pruning \
+                 the solver lists (`solver heuristics`, `solver prunings`)"
+            ));
+        };
+        o.check(value).map(|_| ())
     }
 
     /// The distance of §5.4 as documented in the module.

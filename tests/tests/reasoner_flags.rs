@@ -154,8 +154,11 @@ proptest! {
     fn casebase_add_flags_never_crash(flag in prop::sample::select(ADD_FLAGS.to_vec()), v in value()) {
         let t = setup();
         let arg = format!("{flag}={v}");
-        let args = ["casebase", "add", &t.fresh, &t.puzzle, "--solver", &t.solver, &arg]
-            .map(str::to_string);
+        // With h2, so that `--h2`'s values are read, not refused as an
+        // option of another heuristic.
+        let h2 = ["--algorithm", "astar", "--heuristic", "h2"];
+        let args = ["casebase", "add", &t.fresh, &t.puzzle, "--solver", &t.solver];
+        let args: Vec<String> = args.iter().chain(&h2).chain([&arg.as_str()]).map(|a| a.to_string()).collect();
         check(&args, &arg);
     }
 }

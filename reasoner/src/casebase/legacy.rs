@@ -30,6 +30,7 @@ use crate::casebase::{Case, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::{decimal_log10, Features, Range, SEARCH_SPACE_LOG10, SEARCH_SPACE_SIZE};
 use crate::params::{Algorithm, Heuristic, Metric, ParamSet, Value};
+use crate::plan::H2_WEIGHT_MAX;
 
 /// Cases read from a legacy file, with warnings about what was left out.
 #[derive(Debug)]
@@ -255,7 +256,7 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
             "heuristic_weight" | "weight" => params.weight = v,
             "h2_a" | "h2_b" | "h2_c" => {
                 let k = (l.name.as_bytes()[3] - b'a') as usize;
-                h2[k] = v;
+                h2[k] = h2_weight(l, v, path)?;
             }
             "spacevalue" | "space_value" => {
                 let cutoff = (v > 0.0).then_some(Value::Whole(v.round() as u64));
@@ -288,6 +289,20 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
         params.weight = ParamSet::default().weight;
     }
     Ok(params)
+}
+
+/// One of the thesis's h2 weights, refused at its line outside the range
+/// the solver declares (checked in plan.rs's tests), so that no case is
+/// written that a cycle would refuse.
+fn h2_weight(l: &Line, v: f64, path: &Path) -> Result<f64, Error> {
+    if (0.0..=H2_WEIGHT_MAX).contains(&v) {
+        return Ok(v);
+    }
+    let m = format!(
+        "{}: h2's weights are numbers from 0 to {H2_WEIGHT_MAX}; got {v}",
+        l.name
+    );
+    Err(syntax_error(path, l.number, m))
 }
 
 /// The name of case `k` (from 0): its comment, or `legacy case N`, with
@@ -398,5 +413,13 @@ queue_size 5 5
         let code = THESIS.replace("restingblock          2 2", "restingblock 7 7");
         let e = import(&code, Path::new("old.txt")).unwrap_err();
         assert!(e.to_string().starts_with("old.txt:22:"), "{e}");
+        // An h2 weight the solver would refuse is refused here, not written.
+        let h2 = THESIS.replace("restingblock          2 2", "h2_b -1 -1");
+        let e = import(&h2, Path::new("old.txt")).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("old.txt:22:1: h2_b: h2's weights"),
+            "{e}"
+        );
     }
 }

@@ -29,6 +29,7 @@ impl CaseBase {
         CaseBase {
             version: VERSION,
             cases: Vec::new(),
+            source: None,
         }
     }
 
@@ -100,16 +101,36 @@ impl CaseBase {
     }
 
     /// Checks every case's parameters against the solver's declarations
-    /// (`Space::validate`): a key no option or pruning has, or a value out of
-    /// its range, names the case. Loading cannot: the solver is not asked
-    /// until a cycle starts.
+    /// (`Space::check_setting`): a key no option or pruning has, or a value
+    /// out of its range, is an error at the key's line, as loading names
+    /// other errors (loading cannot check these: the solver is not asked
+    /// until a cycle starts).
     pub fn check_against(&self, space: &crate::space::Space) -> Result<(), Error> {
         for case in &self.cases {
-            space
-                .validate(&case.params)
-                .map_err(|m| Error::Usage(format!("case base: case {:?}: {m}", case.name)))?;
+            for (key, value) in case.params.settings.iter() {
+                space
+                    .check_setting(&case.params.heuristic, key, value)
+                    .map_err(|m| self.error_at(case, key, format!("case {:?}: {m}", case.name)))?;
+            }
         }
         Ok(())
+    }
+
+    /// An error about `key` of `case` found after loading: at its line of
+    /// the file the case base was loaded from (read again to find it), or
+    /// naming the case alone for a case base that was not loaded from one.
+    fn error_at(&self, case: &Case, key: &str, message: String) -> Error {
+        let Some(path) = &self.source else {
+            return Error::Usage(format!("case base: {message}"));
+        };
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let name_line = find_line(&text, "name", Some(&case.name), 0);
+        Error::CaseBaseSyntax {
+            path: path.clone(),
+            line: key_line(&text, name_line, key),
+            column: 1,
+            message,
+        }
     }
 
     /// Adds a case or replaces the one with the same name.
@@ -123,7 +144,11 @@ impl CaseBase {
 
 /// Reads and parses a case-base file.
 pub fn load(path: &Path) -> Result<CaseBase, Error> {
-    CaseBase::parse(&read_text(path)?, path)
+    let cb = CaseBase::parse(&read_text(path)?, path)?;
+    Ok(CaseBase {
+        source: Some(path.to_path_buf()),
+        ..cb
+    })
 }
 
 /// Reads a text file; bytes that are not UTF-8 are an error at their line
@@ -151,14 +176,7 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
 /// (64 hex digits); an error is the line of the offending key (searched from
 /// the case's `name` line) and what is wrong.
 fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize, String)> {
-    let line_of = |key: &str| {
-        text.lines()
-            .enumerate()
-            .skip(name_line.saturating_sub(1))
-            .find(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim() == key))
-            .map(|(i, _)| i + 1)
-            .unwrap_or(name_line)
-    };
+    let line_of = |key: &str| key_line(text, name_line, key);
     for (name, r) in &case.features.0 {
         // low > high is allowed: the thesis's way of writing "unknown".
         if !(r.lo.is_finite() && r.hi.is_finite()) {
@@ -177,6 +195,17 @@ fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize,
         }
     }
     Ok(())
+}
+
+/// The line of the first `key = ...` from a case's `name` line on (that
+/// line itself when there is none).
+fn key_line(text: &str, name_line: usize, key: &str) -> usize {
+    text.lines()
+        .enumerate()
+        .skip(name_line.saturating_sub(1))
+        .find(|(_, l)| l.split_once('=').is_some_and(|(k, _)| k.trim() == key))
+        .map(|(i, _)| i + 1)
+        .unwrap_or(name_line)
 }
 
 /// Reads a case base, or an empty one when the file does not exist.
@@ -454,8 +483,42 @@ mod tests {
             cb.cases[1].params.settings.get("space_value"),
             Some(&crate::params::Value::Whole(45))
         );
-        crate::space::tests::fixture().normalized(cb.cases[0].params.clone());
         assert!(cb.check_against(&crate::space::tests::fixture()).is_ok());
+    }
+
+    /// A parameter the solver does not declare, or a value out of its
+    /// declared range, is found when a cycle has the solver's space, and
+    /// named at its line of the file as loading names other errors.
+    #[test]
+    fn settings_the_solver_does_not_declare_are_errors_at_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let space = crate::space::tests::fixture();
+        let good = include_str!("../../../casebase/example.toml");
+        for (from, to, line, says) in [
+            (
+                "resting = \"off\"",
+                "spacevalue = 3",
+                26,
+                "unknown parameter 'spacevalue'",
+            ),
+            (
+                "space_value = 45",
+                "space_value = \"x\"",
+                54,
+                "(`space_value`) takes a whole number",
+            ),
+        ] {
+            assert_eq!(good.matches(from).count(), 1, "{from}");
+            std::fs::write(&path, good.replace(from, to)).unwrap();
+            let cb = load(&path).unwrap();
+            let err = cb.check_against(&space).unwrap_err().to_string();
+            let at = format!("{}:{line}:1: case ", path.display());
+            assert!(err.starts_with(&at) && err.contains(says), "{err}");
+        }
+        let unloaded = CaseBase::parse(&std::fs::read_to_string(&path).unwrap(), &path);
+        let err = unloaded.unwrap().check_against(&space).unwrap_err();
+        assert!(err.to_string().starts_with("case base: case "), "{err}");
     }
 
     /// The seed case base, written by the reasoner before its parameters

@@ -10,12 +10,25 @@ use crate::params::ParamSet;
 pub const VERSION: u32 = 1;
 
 /// A whole case base.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CaseBase {
     pub version: u32,
     #[serde(default, rename = "case")]
     pub cases: Vec<Case>,
+    /// The file it was loaded from ([`crate::casebase::load`]), so that what
+    /// is found wrong after loading still names the file and line; not part
+    /// of the case base.
+    #[serde(skip)]
+    pub source: Option<std::path::PathBuf>,
+}
+
+/// Two case bases are equal when they hold the same cases, wherever they
+/// were loaded from.
+impl PartialEq for CaseBase {
+    fn eq(&self, other: &CaseBase) -> bool {
+        self.version == other.version && self.cases == other.cases
+    }
 }
 
 /// A solved puzzle: what it looks like, what solved it, and how well.

@@ -20,7 +20,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ranges::{show_bytes, ValueRange};
+use crate::ranges::{self, Arity, ValueRange};
 
 /// One value of an option (or, in the reasoner's case bases, of any
 /// registered parameter): the JSON or TOML shape it has.
@@ -155,7 +155,7 @@ impl OptionInfo {
         }
     }
 
-    /// The range of one value (one component of a list).
+    /// The range of one value (one component of a list); `None` for text.
     pub fn range(&self) -> Option<ValueRange> {
         match self.kind {
             OptionKind::Reals { min, max, .. } => Some(ValueRange::Real { min, max }),
@@ -167,28 +167,19 @@ impl OptionInfo {
         }
     }
 
-    /// What it takes, in words.
+    /// How many values one use of its flag carries: a list's count, else one.
+    pub fn arity(&self) -> Arity {
+        match self.kind {
+            OptionKind::Reals { count, .. } if count != 1 => Arity::Exactly(count),
+            _ => Arity::One,
+        }
+    }
+
+    /// What it takes, in words, as a numeric flag of the solver says it.
     pub fn describe(&self) -> String {
-        match &self.kind {
-            OptionKind::Reals {
-                count, min, max, ..
-            } if *count == 1 => {
-                format!("a number from {min} to {max}")
-            }
-            OptionKind::Reals {
-                count, min, max, ..
-            } => {
-                format!("{count} comma-separated values, each a number from {min} to {max}")
-            }
-            OptionKind::Whole {
-                min, max, bytes, ..
-            } if *bytes => format!(
-                "a byte count from {} to {} (suffixes K, M, G, T)",
-                show_bytes(*min),
-                show_bytes(*max)
-            ),
-            OptionKind::Whole { min, max, .. } => format!("a whole number from {min} to {max}"),
-            OptionKind::Text => "text".to_string(),
+        match self.range() {
+            Some(range) => ranges::describe(self.arity(), range),
+            None => "text".to_string(),
         }
     }
 

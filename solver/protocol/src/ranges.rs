@@ -225,23 +225,29 @@ pub fn numeric_flag(command: &str, name: &str) -> &'static NumericFlag {
         .unwrap_or_else(|| panic!("no numeric flag --{name} for {command} in NUMERIC_FLAGS"))
 }
 
+/// What `arity` values within `range` are, in words: "a whole number from 1
+/// to 256", "3 comma-separated values, each a number from 0 to 1000000".
+pub fn describe(arity: Arity, range: ValueRange) -> String {
+    let one = match range {
+        ValueRange::Whole { min, max } => format!("a whole number from {min} to {max}"),
+        ValueRange::Real { min, max } => format!("a number from {min} to {max}"),
+        ValueRange::Bytes { min, max } => format!(
+            "a byte count from {} to {} (suffixes K, M, G, T)",
+            show_bytes(min),
+            show_bytes(max)
+        ),
+    };
+    match arity {
+        Arity::One => one,
+        Arity::Exactly(n) => format!("{n} comma-separated values, each {one}"),
+        Arity::List => format!("comma-separated values, each {one}"),
+    }
+}
+
 impl NumericFlag {
-    /// What the flag accepts, in words: "a whole number from 1 to 256".
+    /// What the flag accepts, in words ([`describe`]).
     pub fn describe(&self) -> String {
-        let one = match self.range {
-            ValueRange::Whole { min, max } => format!("a whole number from {min} to {max}"),
-            ValueRange::Real { min, max } => format!("a number from {min} to {max}"),
-            ValueRange::Bytes { min, max } => format!(
-                "a byte count from {} to {} (suffixes K, M, G, T)",
-                show_bytes(min),
-                show_bytes(max)
-            ),
-        };
-        match self.arity {
-            Arity::One => one,
-            Arity::Exactly(n) => format!("{n} comma-separated values, each {one}"),
-            Arity::List => format!("comma-separated values, each {one}"),
-        }
+        describe(self.arity, self.range)
     }
 
     /// Checks one value (whole numbers as reals); the message names the

@@ -12,8 +12,9 @@ use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 
 use super::ranged::{reals_in, whole_in};
 use crate::heuristics::{Opt, REGISTRY};
-use crate::params::{Arity, NumericFlag, ValueRange};
+use crate::params::NumericFlag;
 use sbp_protocol::options::{OptionKind, OptionSettings, Value};
+use sbp_protocol::ranges::show_bytes;
 
 /// Every registered option's value as the command line gave it (or its
 /// default): the recorded ones by JSON name, the others (a cache folder) by
@@ -32,35 +33,28 @@ pub fn all() -> impl Iterator<Item = &'static Opt> {
 /// A numeric option's flag as a numeric flag of `solve`, `count` and `pdb`,
 /// so that it is parsed, refused and tabulated like every other one.
 pub fn numeric_flag(opt: &'static Opt) -> Option<NumericFlag> {
-    let (arity, range) = match opt.kind {
-        OptionKind::Reals {
-            count, min, max, ..
-        } => {
-            let arity = if count == 1 {
-                Arity::One
-            } else {
-                Arity::Exactly(count)
-            };
-            (arity, ValueRange::Real { min, max })
-        }
-        OptionKind::Whole {
-            min, max, bytes, ..
-        } if bytes => (Arity::One, ValueRange::Bytes { min, max }),
-        OptionKind::Whole { min, max, .. } => (Arity::One, ValueRange::Whole { min, max }),
-        OptionKind::Text => return None,
-    };
+    let info = opt.info();
     Some(NumericFlag {
         name: opt.flag,
         commands: "solve, count, pdb",
-        arity,
-        range,
+        arity: info.arity(),
+        range: info.range()?,
         meaning: opt.doc,
     })
 }
 
-/// The flag of one option.
+/// The flag of one option; its help says the default, as clap's own
+/// defaults do (`--pdb-memory` said `[default: 536870912]` before options
+/// were declared).
 fn arg(opt: &'static Opt) -> Arg {
-    let arg = Arg::new(opt.flag).long(opt.flag).help(opt.doc);
+    let help = match (&opt.kind, opt.info().default_value()) {
+        (OptionKind::Whole { bytes: true, .. }, Some(Value::Whole(b))) => {
+            format!("{} [default: {}]", opt.doc, show_bytes(b))
+        }
+        (_, Some(d)) => format!("{} [default: {d}]", opt.doc),
+        (_, None) => opt.doc.to_string(),
+    };
+    let arg = Arg::new(opt.flag).long(opt.flag).help(help);
     match (&opt.kind, numeric_flag(opt)) {
         (OptionKind::Reals { count, .. }, Some(flag)) => {
             let shown = ["X", "X", "A,B", "A,B,C", "A,B,C,D"];

@@ -1,7 +1,8 @@
 //! goal-clear: the master's goal distance plus W for each cell of the
-//! master's goal area that another block holds, each of which must move away
-//! at least one step. With W = 1 (its default) it never overestimates under
-//! the steps metric; above 1 it trades optimality for speed. The worked
+//! master's goal area that another block holds. It is not admissible, even
+//! with W = 1 (its default): one step of a block can clear several goal
+//! cells (a 1x2 block across the goal area's edge), so it counts cells, not
+//! the steps they cost; a larger W trades optimality for speed. The worked
 //! example of `docs/extending.md`: a heuristic with an option of its own is
 //! this one file plus its line in `REGISTRY`.
 
