@@ -210,20 +210,17 @@ pub async fn run(
         .get(sbp_protocol::features::NUM_OF_SPACES)
         .map(|r| r.hi.round().max(1.0) as u64)
         .unwrap_or(1);
-    let reuse = if found.retrieved == 0 {
-        plan::general_settings(spaces)
-    } else {
-        found.ranked[..found.retrieved]
-            .iter()
-            .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
-            .collect()
-    };
+    let reuse: Vec<(String, ParamSet)> = found.ranked[..found.retrieved]
+        .iter()
+        .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+        .collect();
+    let general = plan::general_settings(spaces);
     tracing::info!(
         retrieved = found.retrieved,
         best = found.ranked.first().map(|r| r.name.as_str()),
         "retrieved cases"
     );
-    let first = reuse.first().cloned();
+    let first = reuse.first().or(general.first()).cloned();
     let reused = reuse.clone();
     let planner = Planner::new(
         config.seed,
@@ -233,7 +230,7 @@ pub async fn run(
         config.wave,
         spaces,
     )
-    .with_general(plan::general_settings(spaces))
+    .with_general(general)
     .with_space(space.clone());
     let mut progress = Progress {
         planner,
@@ -321,7 +318,7 @@ async fn attempts(
         progress
             .done
             .iter()
-            .filter(|(p, _)| matches!(p.phase, Phase::Reuse | Phase::Proximity))
+            .filter(|(p, _)| matches!(p.phase, Phase::Reuse | Phase::General | Phase::Proximity))
             .map(|(p, r)| (p, r)),
         &progress.planner.bounds,
     );

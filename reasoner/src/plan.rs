@@ -19,13 +19,13 @@
 //! # Reuse
 //!
 //! Reuse waves run the retrieved cases' parameter sets, most similar first;
-//! then waves of the general settings ([`general_settings`]: the thesis's
-//! four of §8.2, then our A* on `path`), so that a puzzle unlike every case
-//! still gets the settings that work across the collection before the
-//! proximity search. With an empty case base the cycle starts from them. A
-//! set whose cutoff lies below the known lower bound is lifted to the bound
-//! (§9.2.1); a set equal to one already planned is skipped without using up
-//! an attempt.
+//! then waves of the general settings (phase `general`,
+//! [`general_settings`]: the thesis's four of §8.2, then our A* on `path`),
+//! so that a puzzle unlike every case still gets the settings that work
+//! across the collection before the proximity search. With an empty case
+//! base the cycle starts from them. A set whose cutoff lies below the known
+//! lower bound is lifted to the bound (§9.2.1); a set equal to one already
+//! planned is skipped without using up an attempt.
 //!
 //! # Randomized proximity search
 //!
@@ -68,6 +68,9 @@ use crate::space::Space;
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     Reuse,
+    /// A general setting (the thesis's four of §8.2 and ours), tried after
+    /// the retrieved cases, or first with an empty case base.
+    General,
     Proximity,
     Final,
     /// An easier variant's own cycle (`variant.rs`).
@@ -82,6 +85,7 @@ impl Phase {
     pub fn name(self) -> &'static str {
         match self {
             Phase::Reuse => "reuse",
+            Phase::General => "general",
             Phase::Proximity => "proximity",
             Phase::Final => "final",
             Phase::Variant => "variant",
@@ -276,13 +280,13 @@ impl Planner {
     pub fn next_wave(&mut self) -> Vec<Planned> {
         let room = self.budget.saturating_sub(self.tried.len()).min(self.wave);
         let mut queue = std::mem::take(&mut self.reuse);
-        let mut wave = self.reuse_wave(&mut queue, room);
+        let mut wave = self.reuse_wave(&mut queue, room, Phase::Reuse);
         self.reuse = queue;
         if !wave.is_empty() {
             return wave;
         }
         let mut queue = std::mem::take(&mut self.general);
-        wave = self.reuse_wave(&mut queue, room);
+        wave = self.reuse_wave(&mut queue, room, Phase::General);
         self.general = queue;
         if !wave.is_empty() {
             return wave;
@@ -296,12 +300,13 @@ impl Planner {
         wave
     }
 
-    /// Up to `room` reuse attempts from `queue`: sets lifted to the known
-    /// bounds, those forbidden or already planned skipped.
+    /// Up to `room` attempts of `phase` from `queue` (named sets): sets
+    /// lifted to the known bounds, those forbidden or already planned skipped.
     fn reuse_wave(
         &mut self,
         queue: &mut VecDeque<(String, ParamSet)>,
         room: usize,
+        phase: Phase,
     ) -> Vec<Planned> {
         let mut wave = Vec::new();
         while wave.len() < room {
@@ -318,7 +323,7 @@ impl Planner {
             {
                 continue;
             }
-            wave.push(self.plan(Phase::Reuse, Some(case), params));
+            wave.push(self.plan(phase, Some(case), params));
         }
         wave
     }
