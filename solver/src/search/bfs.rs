@@ -190,6 +190,9 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     }
     let mut depth = 0u64;
     let ending = 'search: loop {
+        if !e.within_length(depth + 1, 0) {
+            break Ending::Exhausted; // --max-length: the next layer would be too deep
+        }
         let (layer, key_bytes) = current.as_bytes();
         let parents = layer.len() / key_bytes;
         let mut done = 0;
