@@ -163,6 +163,9 @@ fn improve_shortens_the_first_solution_and_it_replays() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&table.stdout);
-    assert!(text.contains("improve: improved (140 -> 116 steps"), "{text}");
+    assert!(
+        text.contains("improve: improved (140 -> 116 steps"),
+        "{text}"
+    );
     assert!(text.contains("final length from: rerun"), "{text}");
 }
