@@ -94,7 +94,7 @@ pub struct Limits {
     /// metric) count; a search that exhausts every shorter possibility
     /// reports `no_solution` (under that bound). Absent in results from
     /// before the bound existed: read as none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub max_length: Option<u64>,
 }
 
