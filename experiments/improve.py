@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 
-from common import REASONER, ROOT, SOLVER
+from common import REASONER, ROOT, load_results, save_results, SOLVER
 
 OUT = os.path.join(ROOT, "experiments", "results")
 RESULTS = os.path.join(OUT, "improve.json")
@@ -39,17 +39,11 @@ BUDGET = float(os.environ.get("BUDGET", 180))
 
 
 def load():
-    if os.path.exists(RESULTS):
-        with open(RESULTS) as f:
-            return json.load(f)
-    return {}
+    return load_results(RESULTS)
 
 
 def save(results):
-    fd, tmp = tempfile.mkstemp(dir=OUT, prefix=".improve-")
-    with os.fdopen(fd, "w") as f:
-        json.dump(results, f, indent=1, sort_keys=True)
-    os.replace(tmp, RESULTS)
+    save_results(RESULTS, results)
 
 
 def measured(args, timeout):
