@@ -6,9 +6,11 @@
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | removing blocks: the variant puzzle |
+//! | [`merge`] | merging interchangeable blocks, and its solution back in the full puzzle's ids |
 //! | [`obstruction`] | which blocks obstruct the master's way most |
 //! | [`subgoals`] | a variant's solution as goal sections of the full puzzle |
 
+pub mod merge;
 pub mod obstruction;
 pub mod subgoals;
 
