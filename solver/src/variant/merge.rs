@@ -10,7 +10,7 @@
 //! on its cell there ([`to_full`]); the subgoals then fix every block of
 //! the full puzzle by its own id.
 
-use crate::model::{Cell, Goal, GoalRequirement, Position, Puzzle};
+use crate::model::{Cell, Position, Puzzle};
 use crate::solution::SolutionMove;
 
 /// For each type of `puzzle`, the type it merges into (its own index when
@@ -55,20 +55,7 @@ pub fn merge(puzzle: &Puzzle) -> Result<Puzzle, String> {
         counts[t] += 1;
         anchors[t].push(puzzle.start.anchors[i]);
     }
-    let goals = puzzle
-        .goals
-        .iter()
-        .map(|g| Goal {
-            requirements: g
-                .requirements
-                .iter()
-                .map(|r| GoalRequirement {
-                    block_type: new_index(r.block_type),
-                    anchors: r.anchors.clone(),
-                })
-                .collect(),
-        })
-        .collect();
+    let goals = super::goals_renumbered(puzzle, |t| Some(new_index(t)));
     let mut variant = Puzzle::new(
         puzzle.board.clone(),
         kept.iter().map(|&t| puzzle.types[t].clone()).collect(),
