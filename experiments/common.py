@@ -76,3 +76,21 @@ def casebase_without(path, puzzle):
         text = f.read()
     blocks = re.split(r"(?m)^(?=\[\[case\]\])", text)
     return "".join(b for b in blocks if f'puzzle = "{puzzle}"' not in b)
+
+
+def load_results(path):
+    """The results a resumable experiment stored at `path` ({} when none yet)."""
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    return {}
+
+
+def save_results(path, results):
+    """Stores `results` at `path` atomically (a temporary file renamed), so an
+    interrupted run never leaves a half-written file."""
+    import tempfile
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".results-")
+    with os.fdopen(fd, "w") as f:
+        json.dump(results, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)

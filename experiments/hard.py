@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from common import REASONER, ROOT, casebase_without, gnome_levels
+from common import REASONER, ROOT, load_results, save_results, casebase_without, gnome_levels
 
 OUT = os.path.join(ROOT, "experiments", "results")
 SEED = os.path.join(ROOT, "casebase", "seed.toml")
@@ -53,17 +53,11 @@ def levels():
 
 
 def load():
-    if os.path.exists(RESULTS):
-        with open(RESULTS) as f:
-            return json.load(f)
-    return {}
+    return load_results(RESULTS)
 
 
 def save(results):
-    fd, tmp = tempfile.mkstemp(dir=OUT, prefix=".hard-")
-    with os.fdopen(fd, "w") as f:
-        json.dump(results, f, indent=1, sort_keys=True)
-    os.replace(tmp, RESULTS)
+    save_results(RESULTS, results)
 
 
 def run(puzzle, casebase):

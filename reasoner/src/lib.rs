@@ -22,6 +22,7 @@
 //! | [`verify`]     | claimed solutions replayed by `solver verify` before they count |
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
 //! | [`variant`]    | the easier-variant phase: a variant's solution as subgoals |
+//! | [`improve`]    | the improve phase: window shortcuts, then [`rerun`], the bounded optimal re-run |
 //! | [`restart`]    | restarts from the best positions of a stopped attempt |
 //! | [`interrupt`]  | SIGINT/SIGTERM as a value the cycle watches |
 //! | [`flags`]      | the numeric flags' valid ranges, checked while parsing |
@@ -45,6 +46,7 @@ pub mod params;
 pub mod plan;
 pub mod progress;
 pub mod report;
+pub mod rerun;
 pub mod restart;
 pub mod retrieval;
 pub mod runner;

@@ -95,7 +95,8 @@ pub struct ParamSet {
 
 /// How the variant phase derives subgoals: remove `remove` blocks, the
 /// most obstructing (`pick = "most"`, the order of `solver variant --rank`)
-/// or the least (`"least"`: a gentler variant, closer to the puzzle), solve
+/// or the least (`"least"`: a gentler variant, closer to the puzzle), or
+/// merge the interchangeable blocks (`"merge"`, `remove` unused), solve
 /// that variant, and take a subgoal after every `every` moves of its
 /// solution fixing `fix` (`all` kept blocks or the `master` alone).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,6 +115,13 @@ fn most() -> String {
 
 impl fmt::Display for Recipe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pick == "merge" {
+            return write!(
+                f,
+                "merge interchangeable blocks, subgoal every {} fixing {}",
+                self.every, self.fix
+            );
+        }
         write!(
             f,
             "remove {} {} obstructing, subgoal every {} fixing {}",

@@ -202,6 +202,26 @@ impl Report {
                 duration(i.elapsed_ms),
                 i.error.as_deref().map(|e| format!(": {e}")).unwrap_or_default()
             );
+            if let Some(r) = &i.rerun {
+                let _ = writeln!(
+                    out,
+                    "  re-run within {} steps{}: {}{} ({} positions, {}){}",
+                    r.bound,
+                    r.search
+                        .as_deref()
+                        .map(|s| format!(" ({s})"))
+                        .unwrap_or_default(),
+                    r.status,
+                    r.steps.map(|s| format!(", {s} steps")).unwrap_or_default(),
+                    r.positions_examined,
+                    duration(r.elapsed_ms),
+                    r.error
+                        .as_deref()
+                        .map(|e| format!(": {e}"))
+                        .unwrap_or_default()
+                );
+            }
+            let _ = writeln!(out, "  final length from: {}", i.final_by);
         }
         let b = &self.budget;
         if b.time_budget_s.is_none() && b.position_budget.is_none() {

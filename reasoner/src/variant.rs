@@ -7,7 +7,9 @@
 //! The solution, found on the subgoal puzzle, is replayed against the
 //! original puzzle by `solver verify` before it counts.
 //!
-//! Recipes ([`Recipe`]) are tried in order: those of the retrieved cases
+//! A recipe either removes blocks or merges the interchangeable ones
+//! (`solver variant --merge`: its solution is given back the full puzzle's
+//! ids before it becomes subgoals). Recipes ([`Recipe`]) are tried in order: those of the retrieved cases
 //! first (a retained case keeps the recipe that solved it), then
 //! [`DEFAULT_RECIPES`], up to `--variants` of them. Each recipe gives two
 //! report rows: `variant` (the variant's own cycle, summed) and `subgoals`
@@ -30,12 +32,16 @@ use crate::space::Space;
 /// Recipes (pick, remove, every, fix) tried when no retrieved case brings
 /// one: the least obstructing block removed with every kept block fixed
 /// (our Century experiment's recipe), then the most obstructing ones with
-/// the master alone fixed (more often reachable with them back).
-pub const DEFAULT_RECIPES: [(&str, usize, usize, &str); 4] = [
+/// the master alone fixed (more often reachable with them back), then the
+/// interchangeable blocks merged (`pick = "merge"`: only where the puzzle
+/// has distinct types of one shape, e.g. Rush Hour's cars; last, so the
+/// default `--variants 3` leaves the phase as it was).
+pub const DEFAULT_RECIPES: [(&str, usize, usize, &str); 5] = [
     ("least", 1, 4, "all"),
     ("most", 1, 1, "master"),
     ("most", 2, 1, "master"),
     ("least", 1, 1, "master"),
+    ("merge", 0, 5, "all"),
 ];
 
 /// One row of `solver variant --rank --json`.
@@ -78,23 +84,36 @@ pub async fn phase(
         }
     };
     for recipe in recipes(ctx).into_iter().take(ctx.config.variants) {
-        if recipe.remove == 0 || recipe.remove > rank.len() {
+        let Some(removal) = variant_args(&recipe, &rank) else {
             continue;
-        }
-        let chosen: Vec<&Ranked> = match recipe.pick.as_str() {
-            "least" => rank.iter().rev().take(recipe.remove).collect(),
-            _ => rank.iter().take(recipe.remove).collect(),
         };
-        let removal: Vec<String> = chosen
-            .into_iter()
-            .flat_map(|r| ["--remove".to_string(), format!("{},{}", r.row, r.col)])
-            .collect();
         let solved = try_recipe(runner, puzzle, ctx, &recipe, &removal, first, &mut rows).await;
         if solved {
             break;
         }
     }
     rows
+}
+
+/// The `solver variant` arguments that derive `recipe`'s variant: `--merge`,
+/// or `--remove` of the blocks it picks from `rank`; `None` when the puzzle
+/// has too few blocks for it.
+fn variant_args(recipe: &Recipe, rank: &[Ranked]) -> Option<Vec<String>> {
+    if recipe.pick == "merge" {
+        return Some(vec!["--merge".to_string()]);
+    }
+    if recipe.remove == 0 || recipe.remove > rank.len() {
+        return None;
+    }
+    let chosen: Vec<&Ranked> = match recipe.pick.as_str() {
+        "least" => rank.iter().rev().take(recipe.remove).collect(),
+        _ => rank.iter().take(recipe.remove).collect(),
+    };
+    let removal = chosen
+        .into_iter()
+        .flat_map(|r| ["--remove".to_string(), format!("{},{}", r.row, r.col)])
+        .collect();
+    Some(removal)
 }
 
 /// The retrieved cases' recipes, then the defaults, without repeats.
@@ -369,5 +388,36 @@ fn plan_row(index: usize, phase: Phase, note: &str, params: Option<ParamSet>) ->
         case: Some(note.to_string()),
         from: None,
         params: params.unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recipe(pick: &str, remove: usize) -> Recipe {
+        Recipe {
+            pick: pick.to_string(),
+            remove,
+            every: 1,
+            fix: "all".to_string(),
+        }
+    }
+
+    /// Each recipe asks `solver variant` for its own variant: the blocks it
+    /// picks from the rank removed, or the interchangeable ones merged.
+    #[test]
+    fn a_recipe_becomes_the_variant_tools_arguments() {
+        let rank = [Ranked { row: 1, col: 2 }, Ranked { row: 3, col: 4 }];
+        let args = |r: Recipe| variant_args(&r, &rank);
+        assert_eq!(args(recipe("most", 1)).unwrap(), ["--remove", "1,2"]);
+        assert_eq!(args(recipe("least", 1)).unwrap(), ["--remove", "3,4"]);
+        assert_eq!(args(recipe("most", 3)), None);
+        assert_eq!(args(recipe("merge", 0)).unwrap(), ["--merge"]);
+        assert_eq!(
+            recipe("merge", 0).to_string(),
+            "merge interchangeable blocks, subgoal every 1 fixing all"
+        );
+        assert!(DEFAULT_RECIPES.iter().any(|r| r.0 == "merge"));
     }
 }

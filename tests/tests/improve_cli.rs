@@ -137,3 +137,105 @@ fn what_is_not_a_solution_is_refused() {
         "{stderr}"
     );
 }
+
+/// The 8-puzzle's hardest start: 31 steps is its optimum.
+const EIGHT: &str = "puzzles/tiles/eight_hardest_a.txt";
+
+/// Runs `solver solve PUZZLE ARGS --json` and reads its status, steps and
+/// exit code.
+fn solve(puzzle: &str, args: &str) -> (Option<i32>, serde_json::Value) {
+    let mut line = vec!["solve", puzzle, "--json"];
+    line.extend(args.split(' '));
+    let out = run_solver(&line);
+    (out.status.code(), json(&out))
+}
+
+#[test]
+fn the_bounded_rerun_turns_a_weighted_solution_into_the_optimum_and_it_replays() {
+    let (code, long) = solve(EIGHT, "--algorithm astar --heuristic h2 --weight 5");
+    assert_eq!(code, Some(0), "{long}");
+    let first = long["steps"].as_u64().unwrap();
+    assert!(first > 31, "weighted A* found the optimum: {long}");
+    let file = scratch("rerun.sol");
+    let file = file.to_str().unwrap();
+    let bound = format!("--optimal --max-length {} --solution {file}", first - 1);
+    let (code, short) = solve(EIGHT, &bound);
+    assert_eq!(code, Some(0), "{short}");
+    assert_eq!(short["steps"], 31, "{short}");
+    assert_eq!(short["limits"]["max_length"], first - 1, "{short}");
+    let replay = json_ok(&["verify", EIGHT, file, "--json"]);
+    assert_eq!(
+        (replay["valid"].as_bool(), replay["steps"].as_u64()),
+        (Some(true), Some(31))
+    );
+    // One below the optimum there is none: the bound proves it.
+    let (code, none) = solve(EIGHT, "--optimal --max-length 30");
+    assert_eq!(
+        (code, &none["status"]),
+        (Some(1), &"no_solution".into()),
+        "{none}"
+    );
+}
+
+/// Whatever the algorithm, a bounded search returns a solution within its
+/// bound or none: it never lengthens what the bound came from. (Weighted
+/// IDA* with an inadmissible heuristic is left out: under a bound below
+/// the optimum it must try every path within it, which takes minutes.)
+#[test]
+fn a_bounded_search_never_returns_more_than_its_bound() {
+    let searches = [
+        ("bfs", ""),
+        ("astar", " --heuristic h2 --weight 5"),
+        ("astar", " --heuristic manhattan"),
+        ("ida", " --heuristic manhattan --weight 2"),
+        ("bidir", ""),
+        ("nbs", " --heuristic manhattan"),
+    ];
+    for (algorithm, rest) in searches {
+        for bound in [30, 31, 40] {
+            let args = format!("--algorithm {algorithm}{rest} --max-length {bound}");
+            let (code, r) = solve(EIGHT, &args);
+            match r["steps"].as_u64() {
+                Some(steps) => assert!(
+                    code == Some(0) && (31..=bound).contains(&steps),
+                    "{args}: {r}"
+                ),
+                None => assert_eq!(
+                    (code, &r["status"]),
+                    (Some(1), &"no_solution".into()),
+                    "{args}: {r}"
+                ),
+            }
+            // The optimal searches find the optimum exactly when the bound allows it.
+            if !rest.contains("--weight") {
+                assert_eq!(r["steps"].as_u64().is_some(), bound >= 31, "{args}: {r}");
+            }
+        }
+    }
+    // Klotski through BFS layers: 116 steps is the optimum.
+    assert_eq!(
+        solve(CLASSIC, "--max-length 115").1["status"],
+        "no_solution"
+    );
+    assert_eq!(solve(CLASSIC, "--max-length 116").1["steps"], 116);
+}
+
+#[test]
+fn optimal_refuses_a_chosen_search_and_the_bound_its_range() {
+    for args in [
+        vec!["--optimal", "--algorithm", "bfs"],
+        vec!["--optimal", "--heuristic", "h2"],
+        vec!["--max-length", "-1"],
+        vec!["--max-length", "4294967296"],
+    ] {
+        let mut line = vec!["solve", EIGHT];
+        line.extend(&args);
+        let out = run_solver(&line);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(args[0].trim_start_matches('-')) || stderr.contains(args[1]),
+            "{stderr}"
+        );
+    }
+}

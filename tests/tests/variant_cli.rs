@@ -156,6 +156,67 @@ fn a_restart_from_a_best_position_concatenates_into_a_verified_solution() {
     assert_eq!(file["positions"].as_array().unwrap().len(), 0);
 }
 
+/// Merging interchangeable blocks: a Rush Hour position (dev puzzles, line
+/// 90: 52 moves optimal) whose same-shaped cars are types of their own.
+/// The merged variant's solution, given back the full puzzle's ids, becomes
+/// subgoals that fix every block; the full puzzle is solved section by
+/// section and the solution replays against the original.
+#[test]
+fn a_merged_variants_subgoals_solve_the_full_puzzle_and_replay() {
+    let collection = end_to_end::dev_puzzles().join("rushhour_dev.txt");
+    let full = temp("rush90.txt");
+    let full = full.to_str().unwrap();
+    let text = ok(
+        &[
+            "import",
+            collection.to_str().unwrap(),
+            "--from",
+            "rush",
+            "--index",
+            "90",
+        ],
+        0,
+    );
+    std::fs::write(full, text).unwrap();
+    let (variant, variant_sol) = (temp("m.txt"), temp("m.sol"));
+    let (variant, variant_sol) = (variant.to_str().unwrap(), variant_sol.to_str().unwrap());
+    ok(&["variant", full, "--merge", "-o", variant], 0);
+    let merged = std::fs::read_to_string(variant).unwrap();
+    assert!(merged.contains("% variant: merged "), "{merged}");
+    let solve = |p: &str, sol: &str| -> Value {
+        let args = ["solve", p, "--metric", "moves", "--json", "--solution", sol];
+        serde_json::from_str(&ok(&args, 0)).unwrap()
+    };
+    assert_eq!(solve(variant, variant_sol)["moves"], 52);
+    let sub = temp("msub.txt");
+    let sub = sub.to_str().unwrap();
+    let args = [
+        "variant",
+        full,
+        "--merge",
+        "--subgoals",
+        variant_sol,
+        "--every",
+        "5",
+        "-o",
+        sub,
+    ];
+    ok(&args, 0);
+    let sol = temp("msub.sol");
+    let sol = sol.to_str().unwrap();
+    let r = solve(sub, sol);
+    assert!(r["goals_total"].as_u64().unwrap() >= 10, "{r}");
+    let v = verify(full, sol);
+    assert_eq!(
+        (v["valid"].as_bool(), v["goals_total"].as_u64()),
+        (Some(true), Some(1))
+    );
+    assert_eq!(
+        v["moves"], 52,
+        "subgoals every 5 moves of an optimal solution keep it optimal"
+    );
+}
+
 #[test]
 fn bad_variant_requests_are_refused_with_exit_2() {
     let full = classic();
@@ -165,6 +226,8 @@ fn bad_variant_requests_are_refused_with_exit_2() {
         (vec!["--remove", "x"], "expected ROW,COL"),
         (vec![], "say what to do"),
         (vec!["--remove", "5,1", "--every", "0"], "--every takes"),
+        // Classic's blocks of one shape are one type already.
+        (vec!["--merge"], "nothing to merge"),
     ] {
         let mut all = vec!["variant", full.as_str()];
         all.extend(args.iter().copied());

@@ -90,6 +90,12 @@ pub struct Limits {
     pub max_positions: Option<u64>,
     pub max_memory: Option<u64>,
     pub time_limit_seconds: Option<f64>,
+    /// `--max-length N`: only solutions of at most N actions (in the
+    /// metric) count; a search that exhausts every shorter possibility
+    /// reports `no_solution` (under that bound). Absent in results from
+    /// before the bound existed: read as none.
+    #[serde(default)]
+    pub max_length: Option<u64>,
 }
 
 #[cfg(test)]

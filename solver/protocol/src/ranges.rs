@@ -106,6 +106,16 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         meaning: "stop after S seconds",
     },
     NumericFlag {
+        name: "max-length",
+        commands: "solve",
+        arity: Arity::One,
+        range: ValueRange::Whole {
+            min: 0,
+            max: u32::MAX as u64,
+        },
+        meaning: "only solutions of at most N actions: longer ones are pruned, none within N is no_solution",
+    },
+    NumericFlag {
         name: "budget-bytes",
         commands: "features",
         arity: Arity::One,

@@ -109,6 +109,7 @@ impl LimitArgs {
             max_positions: self.max_positions,
             max_memory: self.max_memory,
             time_limit_seconds: self.time_limit,
+            max_length: None,
         }
     }
 }

@@ -36,6 +36,15 @@ pub struct SolveArgs {
     /// the puzzle restarted from each) to FILE as JSON, for restarts from the best (BFS, A*).
     #[arg(long, value_name = "FILE")]
     pub best_out: Option<String>,
+    /// Only solutions of at most N actions (in --metric): longer paths are cut, and a search
+    /// that finds none within N reports no_solution (under that bound).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<u64>("solve", "max-length"))]
+    pub max_length: Option<u64>,
+    /// An optimal search of the solver's choosing: weight 1, the strongest admissible heuristic
+    /// it has for the puzzle, A* (IDA* for tile puzzles or keys too wide to store); the JSON's
+    /// params say which. Takes the place of --algorithm, --heuristic, --weight, --ida-limit.
+    #[arg(long, conflicts_with_all = ["algorithm", "heuristic", "weight", "ida_limit"])]
+    pub optimal: bool,
     /// How many best positions --best-out writes (diverse: they differ in at least two blocks).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = super::ranged::whole::<usize>("solve", "best-count"))]
     pub best_count: usize,
@@ -53,8 +62,11 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         }
     }
     let puzzles = args.job.input.load_with_goals()?;
-    let params = args.job.search.params();
-    let limits = args.job.limits.limits();
+    let asked = args.job.search.params();
+    let limits = Limits {
+        max_length: args.max_length,
+        ..args.job.limits.limits()
+    };
     let many = puzzles.len() > 1;
     if many && args.best_out.is_some() {
         return Err(Failure::input(
@@ -71,8 +83,13 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 .with_limit(limits.max_positions),
             best: args.best_out.as_ref().map_or(0, |_| args.best_count),
         };
-        let out = search::solve(puzzle, &params, &limits, options)
-            .map_err(|m| Failure::input(format!("{}: {m}", args.job.input.puzzle)))?;
+        let refused =
+            |m: search::SearchError| Failure::input(format!("{}: {m}", args.job.input.puzzle));
+        let params = match args.optimal {
+            true => crate::improve::optimal::choose(puzzle, &asked).map_err(refused)?,
+            false => asked.clone(),
+        };
+        let out = search::solve(puzzle, &params, &limits, options).map_err(refused)?;
         // Every solution is replayed by the independent verifier, once, before
         // it is reported; `--show` and `--render` draw the frames of that replay.
         let frames = match &out.solution {

@@ -1,7 +1,8 @@
 //! `solver variant PUZZLE`: easier variants for the reasoner's variant
 //! phase ([`crate::variant`]). `--rank` lists the blocks by how much they
 //! obstruct the master's way; `--remove ROW,COL` (repeatable) writes the
-//! puzzle without those blocks; adding `--subgoals SOLUTION` (the variant's
+//! puzzle without those blocks, `--merge` the puzzle with its interchangeable
+//! blocks merged into one type; adding `--subgoals SOLUTION` (the variant's
 //! solution) writes the full puzzle with the variant's positions as goal
 //! sections instead.
 
@@ -11,7 +12,7 @@ use super::verify::{one_puzzle, read_solution};
 use super::{write_output, Failure, PuzzleInput};
 use crate::formats::native;
 use crate::solution;
-use crate::variant::{self, obstruction, subgoals};
+use crate::variant::{self, merge, obstruction, subgoals};
 
 #[derive(Args, Debug)]
 pub struct VariantArgs {
@@ -23,11 +24,14 @@ pub struct VariantArgs {
     /// Remove the block whose start anchor (first cell in reading order) is at ROW,COL; repeatable.
     #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
     pub remove: Vec<(usize, usize)>,
+    /// Merge block types of one shape (not the master, not in a goal) into one interchangeable type.
+    #[arg(long, conflicts_with = "remove")]
+    pub merge: bool,
     /// List the blocks, most obstructing first (the master's swept path on the empty board).
-    #[arg(long, conflicts_with_all = ["remove", "subgoals"])]
+    #[arg(long, conflicts_with_all = ["remove", "merge", "subgoals"])]
     pub rank: bool,
-    /// The variant's solution: write the full puzzle with its positions as subgoals.
-    #[arg(long, value_name = "SOLUTION", requires = "remove")]
+    /// The variant's solution (with --remove or --merge): write the full puzzle with its positions as subgoals.
+    #[arg(long, value_name = "SOLUTION")]
     pub subgoals: Option<String>,
     /// With --subgoals: a goal section after every N moves of the variant's solution.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::ranged::whole::<usize>("variant", "every"))]
@@ -59,9 +63,12 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     if args.rank {
         return print_rank(&obstruction::rank(&puzzle), args.json);
     }
+    if args.merge {
+        return merged(args, &puzzle);
+    }
     if args.remove.is_empty() {
         return Err(Failure::input(
-            "say what to do: --rank to list the blocks, or --remove ROW,COL to write a variant",
+            "say what to do: --rank to list the blocks, or --remove ROW,COL or --merge to write a variant",
         ));
     }
     let mut removed = Vec::new();
@@ -76,14 +83,40 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     let out = match &args.subgoals {
         None => easy,
         Some(sol) => {
-            let text = read_solution(sol, file)?;
-            let moves = solution::parse(&text, sol).map_err(|e| Failure::input(e.to_string()))?;
+            let moves = solution_moves(sol, file)?;
             subgoals::from_solution(&puzzle, &easy, &moves, args.every, args.fix)
                 .map_err(|m| Failure::input(format!("{sol}: {m}")))?
         }
     };
     write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
     Ok(0)
+}
+
+/// `--merge`: the merged variant, or with `--subgoals` the full puzzle with
+/// the merged variant's solution (its moves given the full puzzle's ids)
+/// as goal sections.
+fn merged(args: &VariantArgs, puzzle: &crate::model::Puzzle) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let easy = merge::merge(puzzle).map_err(|m| Failure::input(format!("{file}: {m}")))?;
+    let out = match &args.subgoals {
+        None => easy,
+        Some(sol) => {
+            let moves = solution_moves(sol, file)?;
+            merge::to_full(puzzle, &moves)
+                .and_then(|full| {
+                    subgoals::from_solution(puzzle, puzzle, &full, args.every, args.fix)
+                })
+                .map_err(|m| Failure::input(format!("{sol}: {m}")))?
+        }
+    };
+    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    Ok(0)
+}
+
+/// The moves of solution file `sol` (for puzzle `file`).
+fn solution_moves(sol: &str, file: &str) -> Result<Vec<crate::solution::SolutionMove>, Failure> {
+    let text = read_solution(sol, file)?;
+    solution::parse(&text, sol).map_err(|e| Failure::input(e.to_string()))
 }
 
 fn print_rank(rank: &[obstruction::Obstruction], json: bool) -> Result<i32, Failure> {

@@ -207,6 +207,22 @@ pub fn names() -> Vec<&'static str> {
     REGISTRY.iter().map(|s| s.name).collect()
 }
 
+/// The admissible heuristic an optimal search of `puzzle` (under the goal
+/// of `geometry`) is best served by (`solver solve --optimal`): pattern
+/// databases where their compact tile tables apply (one-blank tile puzzles:
+/// built in seconds, far above Manhattan distance), else `manhattan`,
+/// admissible under both metrics and never below `h0`. A block puzzle's
+/// pattern database is passed over: its build is a backward BFS over the
+/// puzzle's positions (`experiments/pdb.md`: up to minutes), which costs as
+/// much as the bounded search it would serve.
+pub fn strongest_admissible(puzzle: &Puzzle, geometry: &Geometry) -> &'static Spec {
+    if pdb::tiles::TileBoard::new(puzzle, geometry).is_some() {
+        &pdb::SPEC
+    } else {
+        &manhattan::SPEC
+    }
+}
+
 /// Builds the heuristic the parameters name ([`check`]ed before any search
 /// starts, so the fallback to the first registered one is never taken).
 pub fn build(params: &SearchParams, puzzle: &Puzzle, geometry: &Geometry) -> Box<dyn Heuristic> {

@@ -12,6 +12,7 @@
 //! since each search only covers the neighbourhood of one window. The
 //! result is replayed by the independent verifier before it is returned.
 
+pub mod optimal;
 mod shortcut;
 
 use std::collections::HashMap;

@@ -3,6 +3,8 @@
 //! ties go deepest first); the visited set stores each key with its best g,
 //! which also drives solution reconstruction. Re-opens a position reached
 //! with a smaller g, so inconsistent and weighted heuristics are fine.
+//! Under `--max-length` a successor that cannot end within it
+//! ([`Engine::within_length`]) is never stored.
 
 use std::collections::btree_map::{BTreeMap, Entry};
 
@@ -92,6 +94,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     set.insert(&key, 0);
     open.push(weighted(heuristic.estimate(&state)), &key, 0);
     let mut moves = Vec::new();
+    let bounded = e.limits.max_length.is_some();
     let ending = 'search: loop {
         let Some((f, g)) = open.pop(&mut key) else {
             break Ending::Exhausted;
@@ -118,7 +121,10 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             e.moves.apply(&mut state, m);
             if e.prunings.keep(&e.moves, &state, m) {
                 e.encoding.encode(&state, &mut successor);
-                if !e.is_forbidden(&successor) {
+                // Under --max-length the estimate first decides whether the
+                // successor can still end within it.
+                let h = bounded.then(|| heuristic.estimate(&state));
+                if !e.is_forbidden(&successor) && h.is_none_or(|h| e.within_length(g2 as u64, h)) {
                     let push = match set.insert_within(&successor, g2 as u64, budget) {
                         None => break 'search Ending::Stopped(Limit::Memory),
                         Some(Insert::New) => true,
@@ -129,7 +135,8 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                         Some(Insert::Present { .. }) => false,
                     };
                     if push {
-                        let f2 = g2 as usize + weighted(heuristic.estimate(&state));
+                        let h = h.unwrap_or_else(|| heuristic.estimate(&state));
+                        let f2 = g2 as usize + weighted(h);
                         open.push(f2, &successor, g2);
                     }
                 }

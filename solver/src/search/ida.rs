@@ -6,6 +6,9 @@
 //! is told each move onto and off the path, so pattern databases look up
 //! only the tables the moved tile changes). With
 //! `--algorithm dfid` the heuristic is zero: depth-first iterative deepening.
+//! Under `--max-length` a position that cannot end within it is cut at every
+//! bound and never raises the next one, so the search exhausts once every
+//! path within it has been tried.
 
 use super::{Ending, Engine, Limit};
 use crate::heuristics::{self, Heuristic};
@@ -171,6 +174,10 @@ fn enter(
     bound: u64,
     frames: &mut Vec<Frame>,
 ) -> Option<Step> {
+    if !e.within_length(g, node.h) {
+        // Beyond --max-length at any bound: not a candidate for the next one.
+        return Some(Step::NotHere);
+    }
     let f = walk.f(g, node.h);
     if f > bound {
         walk.next_bound = walk.next_bound.min(f);

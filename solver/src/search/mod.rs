@@ -95,6 +95,10 @@ pub struct Engine<'a> {
     pub progress: Progress,
     /// False when counting: no position is a goal, the search runs until exhausted.
     pub goal_enabled: bool,
+    /// The heuristic's estimate may count against `--max-length`: it is
+    /// declared admissible, and the metric is steps (the declarations speak
+    /// of steps; under moves `h0` counts cells a single move may cover).
+    length_by_estimate: bool,
     started: Instant,
     deadline: Option<Instant>,
 }
@@ -151,6 +155,8 @@ impl<'a> Engine<'a> {
             keep_for_best: false,
             progress,
             goal_enabled: true,
+            length_by_estimate: params.metric == crate::params::Metric::Steps
+                && crate::heuristics::lookup(&params.heuristic).is_some_and(|s| s.admissible),
             started,
             deadline,
         }
@@ -229,6 +235,17 @@ impl<'a> Engine<'a> {
             self.progress.tick(&self.stats, memory);
         }
         None
+    }
+
+    /// Whether a path of `g` actions to a position estimated `h` from the
+    /// goal may still end within `--max-length`: with an admissible
+    /// heuristic `g + h` must not exceed it, with any other `g` alone. An
+    /// algorithm that never extends a path beyond it exhausts (`no_solution`
+    /// under the bound) where no solution that short exists.
+    #[inline]
+    pub fn within_length(&self, g: u64, h: u32) -> bool {
+        let h = if self.length_by_estimate { h as u64 } else { 0 };
+        self.limits.max_length.is_none_or(|n| g + h <= n)
     }
 
     /// When the time limit runs out, if there is one.

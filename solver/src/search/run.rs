@@ -135,10 +135,18 @@ fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError
 }
 
 /// What is left of `limits` for the next goal section, after `examined`
-/// positions and the time since `started`.
-fn spend(remaining: &mut Limits, limits: &Limits, started: std::time::Instant, examined: u64) {
+/// positions, a section of `length` actions and the time since `started`.
+fn spend(
+    remaining: &mut Limits,
+    limits: &Limits,
+    started: std::time::Instant,
+    (examined, length): (u64, u64),
+) {
     if let Some(m) = remaining.max_positions.as_mut() {
         *m = m.saturating_sub(examined);
+    }
+    if let Some(n) = remaining.max_length.as_mut() {
+        *n = n.saturating_sub(length);
     }
     if let Some(t) = remaining.time_limit_seconds.as_mut() {
         *t = (limits.time_limit_seconds.unwrap_or(0.0) - started.elapsed().as_secs_f64()).max(0.0);
@@ -209,9 +217,18 @@ pub fn solve(
         encoding = crate::encoding::PositionEncoding::name(&engine.encoding);
         encoding_reason.clone_from(&engine.encoding_reason);
         key_bits = crate::encoding::PositionEncoding::key_bits(&engine.encoding);
-        let ending = engine.run(&start);
+        let ending = within_length(engine.run(&start), remaining.max_length);
         accumulate(&mut total, &engine.stats);
-        spend(&mut remaining, limits, started, engine.stats.examined);
+        let length = match &ending {
+            Ending::Found(path) => path.len().saturating_sub(1) as u64,
+            _ => 0,
+        };
+        spend(
+            &mut remaining,
+            limits,
+            started,
+            (engine.stats.examined, length),
+        );
         match ending {
             Ending::Found(path) => {
                 goals_reached += 1;
@@ -264,6 +281,21 @@ pub fn solve(
         key_bits,
         elapsed_ms: started.elapsed().as_millis() as u64,
     })
+}
+
+/// A section's solution longer than what is left of `--max-length` is none:
+/// the algorithms that do not cut paths by the bound themselves (spilled
+/// BFS, bidirectional BFS, NBS) are optimal, so a longer one proves that no
+/// solution within the bound exists.
+fn within_length(ending: Ending, max_length: Option<u64>) -> Ending {
+    match ending {
+        Ending::Found(path)
+            if max_length.is_some_and(|n| path.len().saturating_sub(1) as u64 > n) =>
+        {
+            Ending::Exhausted
+        }
+        other => other,
+    }
 }
 
 /// The best positions of a section that ended unsolved, their paths

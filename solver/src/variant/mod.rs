@@ -6,9 +6,11 @@
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | removing blocks: the variant puzzle |
+//! | [`merge`] | merging interchangeable blocks, and its solution back in the full puzzle's ids |
 //! | [`obstruction`] | which blocks obstruct the master's way most |
 //! | [`subgoals`] | a variant's solution as goal sections of the full puzzle |
 
+pub mod merge;
 pub mod obstruction;
 pub mod subgoals;
 
@@ -54,23 +56,9 @@ pub fn remove(puzzle: &Puzzle, removed: &[usize]) -> Puzzle {
         .filter(|i| !removed.contains(i))
         .map(|i| puzzle.start.anchors[i])
         .collect();
-    let goals = puzzle
-        .goals
-        .iter()
-        .map(|g| Goal {
-            requirements: g
-                .requirements
-                .iter()
-                .filter(|r| counts[r.block_type] == puzzle.counts[r.block_type])
-                .filter_map(|r| {
-                    Some(GoalRequirement {
-                        block_type: new_index(r.block_type)?,
-                        anchors: r.anchors.clone(),
-                    })
-                })
-                .collect(),
-        })
-        .collect();
+    let goals = goals_renumbered(puzzle, |t| {
+        new_index(t).filter(|_| counts[t] == puzzle.counts[t])
+    });
     let mut variant = Puzzle::new(
         puzzle.board.clone(),
         kept_types
@@ -103,6 +91,30 @@ pub fn remove(puzzle: &Puzzle, removed: &[usize]) -> Puzzle {
         .push(("variant".to_string(), describe(puzzle, removed)));
     variant.name = Some(name);
     variant
+}
+
+/// `puzzle`'s goal sections for a variant whose block type `t` is
+/// `new_type(t)`: a requirement on a type it maps to `None` is dropped.
+pub(crate) fn goals_renumbered(
+    puzzle: &Puzzle,
+    new_type: impl Fn(usize) -> Option<usize>,
+) -> Vec<Goal> {
+    puzzle
+        .goals
+        .iter()
+        .map(|g| Goal {
+            requirements: g
+                .requirements
+                .iter()
+                .filter_map(|r| {
+                    Some(GoalRequirement {
+                        block_type: new_type(r.block_type)?,
+                        anchors: r.anchors.clone(),
+                    })
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// `a 3,1; b 4,2`: the removed blocks by id and start anchor.

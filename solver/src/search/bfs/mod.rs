@@ -95,6 +95,9 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     }
     let mut depth = 0u64;
     let ending = 'search: loop {
+        if !e.within_length(depth + 1, 0) {
+            break Ending::Exhausted; // --max-length: the next layer would be too deep
+        }
         let key_bytes = current.entry_bytes();
         while !current.is_empty() {
             let left = e
