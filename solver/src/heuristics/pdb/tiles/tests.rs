@@ -4,10 +4,13 @@
 //! the entries fit 4 bits; on the 15-puzzle the per-move updates a
 //! depth-first search uses equal a fresh estimate along a random walk; and
 //! each compact entry is the least over the blank's cells of the general
-//! (blank-keeping) abstraction's table.
+//! (blank-keeping) abstraction's table; and the layered builder fills
+//! exactly the reference builder's table (boards with walls, 2 to 8 tiles,
+//! one and two threads).
 
 use super::additive::TileDatabases;
-use super::{load, reflect, TileBoard};
+use super::values::Values;
+use super::{build, layers, load, reflect, TileBoard};
 use crate::geometry::Geometry;
 use crate::heuristics::pdb::tests::{puzzle, true_distances};
 use crate::heuristics::Heuristic;
@@ -125,7 +128,7 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
     let mut least = std::collections::HashMap::new();
     for (s, _) in true_distances(&p, Metric::Steps) {
         let cells: Vec<u32> = tiles.iter().map(|&t| u32::from(s.anchors[t])).collect();
-        let index = super::rank::rank(cells.iter().copied(), board.open, board.n);
+        let index = compact.index(&board).index(&cells);
         let md: u32 = (0..tiles.len())
             .map(|i| board.manhattan(cells[i], board.goal[tiles[i]]))
             .sum();
@@ -136,5 +139,46 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
     assert_eq!(least.len(), 9 * 8 * 7 * 6, "every placement reached");
     for (index, (blank_kept, entry)) in least {
         assert_eq!(entry, blank_kept, "placement {index}");
+    }
+}
+
+/// A 4x3 tile puzzle with a wall inside: ten tiles, one blank.
+const WALLED: &str = "!\n1\n2\n3\n4\n5\n6\n7\n8\n9\nA\n!\n\
+######\n#1234#\n#5#67#\n#89A #\n######\n!\n\
+######\n#1234#\n#5#67#\n#89A #\n######\n!\n";
+
+#[test]
+fn the_layered_builder_matches_the_reference_entry_by_entry() {
+    let walled = crate::formats::parse_text(
+        WALLED,
+        "walled.txt",
+        None,
+        &crate::formats::ImportOptions::default(),
+    )
+    .expect("test puzzle parses")
+    .remove(0);
+    let cases = [
+        (
+            puzzle("puzzles/tiles/eight_hardest_a.txt"),
+            vec!["36", "1245", "12345678"],
+        ),
+        (puzzle("puzzles/tiles/korf_01.txt"), vec!["123", "59DE"]),
+        (walled, vec!["1256", "37A", "489"]),
+    ];
+    for (p, groups) in cases {
+        let geometry = Geometry::new(&p, p.goals.first());
+        let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
+        for (tiles, group) in patterns(&p, &groups).into_iter().zip(&groups) {
+            let reference = Values::pack(&build::fill(&board, &tiles, &mut |_, _| {}));
+            let reached = (0..reference.len()).filter(|&i| reference.reached(i));
+            assert!(reached.count() as u64 >= reference.len() / 2, "{group}");
+            for threads in [1, 2] {
+                let fast = layers::fill(&board, &tiles, threads, &mut |_, _| {});
+                assert_eq!(fast.len(), reference.len());
+                let differ = (0..fast.len()).find(|&i| fast.get(i) != reference.get(i));
+                assert_eq!(differ, None, "tiles {group}, {threads} threads");
+                assert!(fast == reference, "tiles {group}: unreached entries differ");
+            }
+        }
     }
 }
