@@ -277,6 +277,7 @@ impl<'b> Search<'b> {
     fn gather_set(&self, r: usize, d: u8, scratch: &mut [u64]) -> (u64, bool) {
         let b = self.blocks;
         let (mut found, mut any) = (0u64, false);
+        let single = b.first[r + 1] - b.first[r] == 1;
         for t in b.first[r] as usize..b.first[r + 1] as usize {
             let fed = self.pull(t, scratch);
             let words = t * b.words..(t + 1) * b.words;
@@ -297,9 +298,15 @@ impl<'b> Search<'b> {
                 }
                 busy = true;
                 s.store(old | new, Relaxed);
-                let base = r * b.perms + w * 64;
+                let entries = &self.table[r * b.perms + w * 64..];
+                if single {
+                    // The set's one region: a state new to it is a new placement.
+                    bits(new).for_each(|bit| entries[bit as usize].store(d, Relaxed));
+                    found += u64::from(new.count_ones());
+                    continue;
+                }
                 for bit in bits(new) {
-                    let entry = &self.table[base + bit as usize];
+                    let entry = &entries[bit as usize];
                     if entry.load(Relaxed) == UNSEEN {
                         entry.store(d, Relaxed);
                         found += 1;

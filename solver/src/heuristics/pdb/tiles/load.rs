@@ -6,6 +6,7 @@
 //! builder [`super::build`] on one.
 
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use super::additive::TileTable;
@@ -36,18 +37,29 @@ pub fn tables(
     threads: usize,
 ) -> Vec<TileTable> {
     let size = |p: &Vec<usize>| PatternIndex::new(board.open, p.len()).map_or(0, |i| i.len());
+    let keys: Vec<String> = patterns.iter().map(|p| key(board, p, metric)).collect();
+    // Tables the last call read stay in memory while the cache is on (a
+    // collection on one board, Korf's 100, reads its 288 MB once, not per
+    // puzzle); those this call does not need are dropped before any build.
+    let recent = std::mem::take(&mut *RECENT.lock().unwrap_or_else(|e| e.into_inner()));
     let mut slots: Vec<Option<TileTable>> = patterns
         .iter()
-        .map(|p| {
-            let body = cache_dir.and_then(|d| cache::load_body(d, &key(board, p, metric)))?;
+        .zip(&keys)
+        .map(|(p, key)| {
+            let dir = cache_dir?;
+            let values = match recent.iter().find(|(k, _)| k == key) {
+                Some((_, values)) => values.clone(),
+                None => Values::from_file(cache::load_body(dir, key)?, size(p))?,
+            };
             Some(TileTable {
                 tiles: p.clone(),
-                values: Values::from_file(body, size(p))?,
+                values,
                 build_ms: 0,
                 from_cache: true,
             })
         })
         .collect();
+    drop(recent);
     let mut todo: Vec<usize> = (0..patterns.len())
         .filter(|&i| slots[i].is_none())
         .collect();
@@ -65,8 +77,19 @@ pub fn tables(
         ));
     }
     bar.finish_and_clear();
-    slots.into_iter().flatten().collect()
+    let tables: Vec<TileTable> = slots.into_iter().flatten().collect();
+    if cache_dir.is_some() {
+        let kept = keys
+            .into_iter()
+            .zip(tables.iter().map(|t| t.values.clone()));
+        *RECENT.lock().unwrap_or_else(|e| e.into_inner()) = kept.collect();
+    }
+    tables
 }
+
+/// The tables the last [`tables`] call returned, by cache key (their
+/// storage is shared, not copied).
+static RECENT: Mutex<Vec<(String, Values)>> = Mutex::new(Vec::new());
 
 /// Builds one table and stores it in the cache (a cache that cannot be
 /// written is reported on stderr and the search goes on).

@@ -120,7 +120,7 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
         groups: vec![vec![pattern]],
     };
     let mut general =
-        crate::heuristics::pdb::load_tables(&p, &geometry, &plan, Metric::Steps, None)
+        crate::heuristics::pdb::load_tables(&p, &geometry, &plan, Metric::Steps, None, 2)
             .remove(0)
             .remove(0);
     let compact =

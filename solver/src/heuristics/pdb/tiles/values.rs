@@ -8,6 +8,8 @@
 //! does on the 8- and 15-puzzle tables); the all-ones value marks a
 //! placement the search never reached, read as 0.
 
+use std::sync::Arc;
+
 /// Marks an unreached placement while building (one byte per entry).
 pub const UNSEEN: u8 = u8::MAX;
 
@@ -25,10 +27,11 @@ pub fn nibble(entry: u8) -> u8 {
 }
 
 /// The stored entries of one table: two per byte, the even index in the
-/// low half.
+/// low half. Shared, not copied, when cloned (the heuristic of each puzzle
+/// of a collection holds the same tables).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values {
-    data: Vec<u8>,
+    data: Arc<Vec<u8>>,
     len: u64,
 }
 
@@ -43,9 +46,9 @@ impl Values {
         let data = bytes
             .chunks(2)
             .map(|pair| nibble(pair[0]) | nibble(*pair.get(1).unwrap_or(&UNSEEN)) << 4)
-            .collect();
+            .collect::<Vec<u8>>();
         Values {
-            data,
+            data: Arc::new(data),
             len: bytes.len() as u64,
         }
     }
@@ -53,7 +56,10 @@ impl Values {
     /// Entries already packed two per byte (`data.len()` = `len` / 2, rounded up).
     pub fn from_packed(data: Vec<u8>, len: u64) -> Values {
         debug_assert_eq!(data.len() as u64, Self::bytes_for(len));
-        Values { data, len }
+        Values {
+            data: Arc::new(data),
+            len,
+        }
     }
 
     /// The entry at `index` (0 for an unreached placement).
@@ -101,8 +107,10 @@ impl Values {
     pub fn from_file(mut body: Vec<u8>, len: u64) -> Option<Values> {
         let bits = *body.first()?;
         body.remove(0);
-        (bits == 4 && body.len() as u64 == Self::bytes_for(len))
-            .then_some(Values { data: body, len })
+        (bits == 4 && body.len() as u64 == Self::bytes_for(len)).then(|| Values {
+            data: Arc::new(body),
+            len,
+        })
     }
 }
 
