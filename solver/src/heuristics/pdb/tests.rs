@@ -214,3 +214,26 @@ fn master_split_index_round_trips_and_leaves_out_door_cells() {
         assert_eq!(rebuilt.owner, state.owner, "index {r}: owner map");
     }
 }
+
+#[test]
+fn tile_tables_count_four_bits_per_entry_and_the_budget_picks_the_partition() {
+    let p = puzzle("puzzles/tiles/korf_01.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let sizes = |memory| {
+        let plan = super::patterns::plan(&p, &geometry, None, memory).expect("a plan");
+        let group = plan.groups[0].iter().map(|g| g.counted.len());
+        group.collect::<Vec<_>>()
+    };
+    // 7-8: (16!/9! + 16!/8!) / 2 bytes; 1-7-7: (16 + 2 * 16!/9!) / 2; 6-6-3.
+    assert_eq!(sizes(512 << 20), vec![7, 8]);
+    assert_eq!(sizes(288_288_000), vec![7, 8]);
+    assert_eq!(sizes(288_287_999), vec![1, 7, 7]);
+    assert_eq!(sizes(57_657_608), vec![1, 7, 7]);
+    assert_eq!(sizes(57_657_607), vec![3, 6, 6]);
+    let eight = puzzle("puzzles/tiles/eight_hardest_a.txt");
+    let geometry = Geometry::new(&eight, eight.goals.first());
+    let plan = |memory| super::patterns::plan(&eight, &geometry, Some("1,2,3,4"), memory);
+    assert!(plan(9 * 8 * 7 * 6 / 2).is_ok());
+    let err = plan(9 * 8 * 7 * 6 / 2 - 1).expect_err("one byte short");
+    assert!(err.contains("need 1512 bytes"), "{err}");
+}
