@@ -12,6 +12,7 @@ fewer positions on the median level.
 """
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,6 +32,7 @@ def add_arguments(ap):
     ap.add_argument("--run-timeout", type=float, default=900, help="seconds per solver run")
     ap.add_argument("--levels", help="comma-separated level file names (default: every GNOME level)")
     ap.add_argument("--metrics", default="steps,moves")
+    ap.add_argument("--threads", type=int, default=2, help="--threads of the table builds")
 
 
 def run(puzzle, metric, args, timeout):
@@ -43,18 +45,23 @@ def run(puzzle, metric, args, timeout):
 
 
 def build(puzzle, metric, a):
-    """Builds (or finds) the tables: wall seconds and `pdb info`'s table lines
-    (None when the build did not finish within --run-timeout)."""
+    """Builds (or finds) the tables on --threads threads: wall seconds, CPU
+    seconds and `pdb info`'s table lines (None when the build did not finish
+    within --run-timeout)."""
     started = time.time()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         out = subprocess.run([SOLVER, "pdb", "build", puzzle, "--metric", metric,
-                              "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache],
+                              "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache,
+                              "--threads", str(a.threads)],
                              capture_output=True, text=True, cwd=ROOT, timeout=a.run_timeout)
     except subprocess.TimeoutExpired:
-        return time.time() - started, None
+        return time.time() - started, None, None
     seconds = time.time() - started
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     tables = [l.strip() for l in out.stdout.splitlines() if l.strip().startswith("group")]
-    return seconds, tables
+    return seconds, cpu, tables
 
 
 def level_row(puzzle, metric, a):
@@ -64,7 +71,7 @@ def level_row(puzzle, metric, a):
     if row["bfs"]:
         row["h0"] = run(puzzle, metric, ["--algorithm", "astar", "--heuristic", "h0"],
                         a.run_timeout)
-        row["build_s"], row["tables"] = build(puzzle, metric, a)
+        row["build_s"], row["build_cpu"], row["tables"] = build(puzzle, metric, a)
         pdb = ["--algorithm", "astar", "--heuristic", "pdb", "--pdb-memory", a.pdb_memory,
                "--pdb-cache", a.cache]
         row["pdb"] = run(puzzle, metric, pdb, a.run_timeout) if row["tables"] is not None else None
@@ -77,10 +84,12 @@ def cell(x, i):
 
 
 def build_cell(r):
-    """The build's wall seconds, or that it did not finish in time."""
+    """The build's wall seconds (and CPU seconds when recorded), or that it
+    did not finish in time."""
     if r.get("tables") is None:
         return f"over {r.get('build_s', 0):.0f}"
-    return f"{r['build_s']:.0f}"
+    cpu = f" ({r['build_cpu']:.0f})" if r.get("build_cpu") is not None else ""
+    return f"{r['build_s']:.0f}{cpu}"
 
 
 def section(a, redraw=False):
@@ -95,9 +104,10 @@ def section(a, redraw=False):
         # the same settings, so a narrowed run (--levels, --metrics) adds to
         # it; each new row is saved at once, so an interrupted run keeps them.
         old = json.load(open(SAVED)) if os.path.exists(SAVED) else {}
-        same = (old.get("pdb_memory"), old.get("bfs_positions")) == (a.pdb_memory, a.bfs_positions)
+        same = ((old.get("pdb_memory"), old.get("bfs_positions"), old.get("threads"))
+                == (a.pdb_memory, a.bfs_positions, a.threads))
         saved = {"pdb_memory": a.pdb_memory, "bfs_positions": a.bfs_positions,
-                 "rows": old["rows"] if same else []}
+                 "threads": a.threads, "rows": old["rows"] if same else []}
         for m in a.metrics.split(","):
             for p in levels:
                 row = level_row(p, m, a)
@@ -114,12 +124,13 @@ def table(saved):
     """The table, one line per level and metric, and the closing note."""
     md = ["## Block puzzles: GNOME Klotski levels, positions examined", "",
           f"A* pdb with the automatic patterns within `--pdb-memory {saved['pdb_memory']}`; its",
-          "tables are built first (`solver pdb build`, wall seconds in `build s`) and read from",
+          f"tables are built first (`solver pdb build --threads {saved.get('threads', 1)}`, wall and CPU "
+          "seconds in `build s`) and read from",
           "the cache by the search, so its count is the search alone. Levels BFS cannot finish",
           f"within {saved['bfs_positions']:,} positions are left out. Wall times on a shared",
           f"2-core machine (load average up to {saved.get('load', 0):.0f} while the rows were",
           "run), so indicative only; a build over `--run-timeout` leaves A* pdb out.", "",
-          "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (0: cached) |",
+          "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (CPU s; 0: cached) |",
           "|---|---|---|---|---|---|---|---|---|"]
     for r in saved["rows"]:
         if not r["bfs"]:
@@ -153,6 +164,13 @@ def closing_note(saved):
             f"1x; over the {len(done)} it finished {statistics.median(ratios):.0f}x, least "
             f"{min(ratios):.1f}x); table builds {min(builds):.0f}-{max(builds):.0f} s wall "
             "(0: built by an earlier run into the same cache).")
+    for metric in sorted({r["metric"] for r in saved["rows"]}):
+        unfinished = [os.path.basename(r["puzzle"])[:-4] for r in saved["rows"]
+                      if r["metric"] == metric and not r["bfs"]]
+        if unfinished:
+            lines.append(f"- {metric}: left out because BFS did not find the optimum within "
+                         f"{saved['bfs_positions']:,} positions (or --run-timeout): "
+                         + ", ".join(unfinished) + ".")
     for metric in sorted({r["metric"] for r in saved["rows"]}):
         run_here = {r["puzzle"] for r in saved["rows"] if r["metric"] == metric}
         missing = [os.path.basename(p)[:-4] for p in gnome_levels() if p not in run_here]

@@ -184,7 +184,7 @@ mod tests {
         let open = 0b10_1011_0110u64;
         let index = PatternIndex::new(open, 3).expect("small");
         assert_eq!((index.len(), index.sets(), index.perms()), (120, 20, 6));
-        let mut seen = vec![false; 120];
+        let mut seen = [false; 120];
         let mut cells = [0u32; 3];
         for i in 0..120 {
             index.cells(i, &mut cells);
