@@ -107,7 +107,14 @@ pub fn fill(
             break;
         }
     }
-    let table = search.table;
+    // The bitmaps go before the last pass allocates the 4-bit table.
+    let Search {
+        table,
+        visited,
+        frontier,
+        ..
+    } = search;
+    drop((visited, frontier));
     finish(board, &index, &goals, &table, threads)
 }
 
