@@ -16,6 +16,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -33,6 +34,8 @@ def add_arguments(ap):
     ap.add_argument("--levels", help="comma-separated level file names (default: every GNOME level)")
     ap.add_argument("--metrics", default="steps,moves")
     ap.add_argument("--threads", type=int, default=2, help="--threads of the table builds")
+    ap.add_argument("--cache", help="--pdb-cache of the tables (default: a temporary folder "
+                    "per level and metric, so every build starts from nothing)")
 
 
 def run(puzzle, metric, args, timeout):
@@ -44,7 +47,7 @@ def run(puzzle, metric, args, timeout):
     return [r[metric], r["positions_examined"]]
 
 
-def build(puzzle, metric, a):
+def build(puzzle, metric, a, cache):
     """Builds (or finds) the tables on --threads threads: wall seconds, CPU
     seconds and `pdb info`'s table lines (None when the build did not finish
     within --run-timeout)."""
@@ -52,7 +55,7 @@ def build(puzzle, metric, a):
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         out = subprocess.run([SOLVER, "pdb", "build", puzzle, "--metric", metric,
-                              "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache,
+                              "--pdb-memory", a.pdb_memory, "--pdb-cache", cache,
                               "--threads", str(a.threads)],
                              capture_output=True, text=True, cwd=ROOT, timeout=a.run_timeout)
     except subprocess.TimeoutExpired:
@@ -71,10 +74,13 @@ def level_row(puzzle, metric, a):
     if row["bfs"]:
         row["h0"] = run(puzzle, metric, ["--algorithm", "astar", "--heuristic", "h0"],
                         a.run_timeout)
-        row["build_s"], row["build_cpu"], row["tables"] = build(puzzle, metric, a)
-        pdb = ["--algorithm", "astar", "--heuristic", "pdb", "--pdb-memory", a.pdb_memory,
-               "--pdb-cache", a.cache]
-        row["pdb"] = run(puzzle, metric, pdb, a.run_timeout) if row["tables"] is not None else None
+        with tempfile.TemporaryDirectory(prefix="pdb-blocks-") as tmp:
+            cache = a.cache or tmp
+            row["build_s"], row["build_cpu"], row["tables"] = build(puzzle, metric, a, cache)
+            pdb = ["--algorithm", "astar", "--heuristic", "pdb", "--pdb-memory", a.pdb_memory,
+                   "--pdb-cache", cache]
+            row["pdb"] = (run(puzzle, metric, pdb, a.run_timeout)
+                          if row["tables"] is not None else None)
     print(f"{puzzle} {metric}: {row}", file=sys.stderr)
     return row
 
@@ -88,8 +94,8 @@ def build_cell(r):
     did not finish in time."""
     if r.get("tables") is None:
         return f"over {r.get('build_s', 0):.0f}"
-    cpu = f" ({r['build_cpu']:.0f})" if r.get("build_cpu") is not None else ""
-    return f"{r['build_s']:.0f}{cpu}"
+    cpu = f" ({r['build_cpu']:.1f})" if r.get("build_cpu") is not None else ""
+    return f"{r['build_s']:.1f}{cpu}"
 
 
 def section(a, redraw=False):
@@ -130,7 +136,7 @@ def table(saved):
           f"within {saved['bfs_positions']:,} positions are left out. Wall times on a shared",
           f"2-core machine (load average up to {saved.get('load', 0):.0f} while the rows were",
           "run), so indicative only; a build over `--run-timeout` leaves A* pdb out.", "",
-          "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (CPU s; 0: cached) |",
+          "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (CPU s) |",
           "|---|---|---|---|---|---|---|---|---|"]
     for r in saved["rows"]:
         if not r["bfs"]:
@@ -156,14 +162,16 @@ def closing_note(saved):
         all_levels = ratios + [1.0] * (len(rows) - len(done))
         same = all(r["pdb"][0] == r["bfs"][0] for r in done)
         builds = [r["build_s"] for r in done]
+        cpus = [r["build_cpu"] for r in done if r.get("build_cpu") is not None]
+        cpu_range = f", {min(cpus):.1f}-{max(cpus):.1f} CPU s" if cpus else ""
         lines.append(
             f"- {metric}: A* pdb finished {len(done)} of the {len(rows)} levels BFS finished, "
             f"{'every one with' if same else 'NOT every one with'} BFS's optimum; median "
             f"BFS / A* pdb positions over those {len(rows)} levels "
             f"{statistics.median(all_levels):.0f}x (a level A* pdb did not finish counted as "
             f"1x; over the {len(done)} it finished {statistics.median(ratios):.0f}x, least "
-            f"{min(ratios):.1f}x); table builds {min(builds):.0f}-{max(builds):.0f} s wall "
-            "(0: built by an earlier run into the same cache).")
+            f"{min(ratios):.1f}x); table builds {min(builds):.1f}-{max(builds):.1f} s wall"
+            f"{cpu_range}.")
     for metric in sorted({r["metric"] for r in saved["rows"]}):
         unfinished = [os.path.basename(r["puzzle"])[:-4] for r in saved["rows"]
                       if r["metric"] == metric and not r["bfs"]]
