@@ -34,6 +34,8 @@ def add_arguments(ap):
     ap.add_argument("--levels", help="comma-separated level file names (default: every GNOME level)")
     ap.add_argument("--metrics", default="steps,moves")
     ap.add_argument("--threads", type=int, default=2, help="--threads of the table builds")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the levels and metrics the saved run (same settings) has")
     ap.add_argument("--cache", help="--pdb-cache of the tables (default: a temporary folder "
                     "per level and metric, so every build starts from nothing)")
 
@@ -108,14 +110,19 @@ def section(a, redraw=False):
                   for p in levels]
         # Rows of levels and metrics not rerun are kept from the last run with
         # the same settings, so a narrowed run (--levels, --metrics) adds to
-        # it; each new row is saved at once, so an interrupted run keeps them.
+        # it; each new row is saved at once, so an interrupted run keeps them
+        # and --resume goes on from there. Both metrics of a level run
+        # together, so a run cut short has whole levels.
         old = json.load(open(SAVED)) if os.path.exists(SAVED) else {}
         same = ((old.get("pdb_memory"), old.get("bfs_positions"), old.get("threads"))
                 == (a.pdb_memory, a.bfs_positions, a.threads))
         saved = {"pdb_memory": a.pdb_memory, "bfs_positions": a.bfs_positions,
                  "threads": a.threads, "rows": old["rows"] if same else []}
-        for m in a.metrics.split(","):
-            for p in levels:
+        done = {(r["puzzle"], r["metric"]) for r in saved["rows"]} if a.resume else set()
+        for p in levels:
+            for m in a.metrics.split(","):
+                if (p, m) in done:
+                    continue
                 row = level_row(p, m, a)
                 saved["rows"] = [r for r in saved["rows"]
                                  if (r["puzzle"], r["metric"]) != (p, m)] + [row]
@@ -183,7 +190,8 @@ def closing_note(saved):
         run_here = {r["puzzle"] for r in saved["rows"] if r["metric"] == metric}
         missing = [os.path.basename(p)[:-4] for p in gnome_levels() if p not in run_here]
         if missing:
-            lines.append(f"- {metric}: not run (left out with --levels, e.g. for machine time): "
+            lines.append(f"- {metric}: not run (left out with --levels, or the run was cut short "
+                         "for machine time): "
                          + ", ".join(missing) + ".")
     lines += [
         "- Why so few positions: an abstraction that keeps a single master is indexed by "
