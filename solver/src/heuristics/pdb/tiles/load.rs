@@ -41,7 +41,10 @@ pub fn tables(
     // Tables the last call read stay in memory while the cache is on (a
     // collection on one board, Korf's 100, reads its 288 MB once, not per
     // puzzle); those this call does not need are dropped before any build.
-    let recent = std::mem::take(&mut *RECENT.lock().unwrap_or_else(|e| e.into_inner()));
+    let recent = match cache_dir {
+        Some(_) => std::mem::take(&mut *RECENT.lock().unwrap_or_else(|e| e.into_inner())),
+        None => Vec::new(),
+    };
     let mut slots: Vec<Option<TileTable>> = patterns
         .iter()
         .zip(&keys)

@@ -6,7 +6,8 @@
 //! each compact entry is the least over the blank's cells of the general
 //! (blank-keeping) abstraction's table; and the layered builder fills
 //! exactly the reference builder's table (boards with walls, 2 to 8 tiles,
-//! one and two threads).
+//! one and two threads); tables read once stay in memory for the next
+//! puzzle on the same board.
 
 use super::additive::TileDatabases;
 use super::values::Values;
@@ -181,4 +182,32 @@ fn the_layered_builder_matches_the_reference_entry_by_entry() {
             }
         }
     }
+}
+
+#[test]
+fn tables_read_once_stay_in_memory_for_the_next_puzzle_on_the_board() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let p = puzzle("puzzles/tiles/eight_hardest_a.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
+    let groups = patterns(&p, &["1234", "5678"]);
+    let get = || load::tables(&board, &groups, Metric::Steps, Some(dir.path()), 2);
+    let built = get();
+    assert!(built.iter().all(|t| !t.from_cache));
+    // With the files gone, the tables come from memory, the same entries.
+    for file in std::fs::read_dir(dir.path()).expect("the cache folder") {
+        std::fs::remove_file(file.expect("an entry").path()).expect("removable");
+    }
+    let again = get();
+    assert!(again.iter().all(|t| t.from_cache));
+    assert!(built.iter().zip(&again).all(|(a, b)| a.values == b.values));
+    // Another pattern set is built anew (and the memory then holds it).
+    let other = load::tables(
+        &board,
+        &patterns(&p, &["1256"]),
+        Metric::Steps,
+        Some(dir.path()),
+        1,
+    );
+    assert!(!other[0].from_cache);
 }
