@@ -34,6 +34,9 @@ def add_arguments(ap):
     ap.add_argument("--levels", help="comma-separated level file names (default: every GNOME level)")
     ap.add_argument("--metrics", default="steps,moves")
     ap.add_argument("--threads", type=int, default=2, help="--threads of the table builds")
+    ap.add_argument("--saved", default=SAVED,
+                    help="the JSON file of the run's rows (another one lets a second run go "
+                    "on beside this one, on other --levels)")
     ap.add_argument("--resume", action="store_true",
                     help="skip the levels and metrics the saved run (same settings) has")
     ap.add_argument("--cache", help="--pdb-cache of the tables (default: a temporary folder "
@@ -103,7 +106,7 @@ def build_cell(r):
 def section(a, redraw=False):
     """The block-puzzle section of pdb.md, from a new run or the saved one."""
     if redraw:
-        saved = json.load(open(SAVED))
+        saved = json.load(open(a.saved))
     else:
         levels = a.levels.split(",") if a.levels else gnome_levels()
         levels = [p if "/" in p else os.path.join("puzzles", "klotski", p.removesuffix(".txt") + ".txt")
@@ -113,7 +116,7 @@ def section(a, redraw=False):
         # it; each new row is saved at once, so an interrupted run keeps them
         # and --resume goes on from there. Both metrics of a level run
         # together, so a run cut short has whole levels.
-        old = json.load(open(SAVED)) if os.path.exists(SAVED) else {}
+        old = json.load(open(a.saved)) if os.path.exists(a.saved) else {}
         same = ((old.get("pdb_memory"), old.get("bfs_positions"), old.get("threads"))
                 == (a.pdb_memory, a.bfs_positions, a.threads))
         saved = {"pdb_memory": a.pdb_memory, "bfs_positions": a.bfs_positions,
@@ -128,7 +131,7 @@ def section(a, redraw=False):
                                  if (r["puzzle"], r["metric"]) != (p, m)] + [row]
                 saved["rows"].sort(key=lambda r: (r["metric"] != "steps", r["puzzle"]))
                 saved["load"] = max(saved.get("load", 0.0), os.getloadavg()[0])
-                with open(SAVED, "w") as f:
+                with open(a.saved, "w") as f:
                     json.dump(saved, f)
     return table(saved)
 
