@@ -12,9 +12,11 @@ fewer positions on the median level.
 """
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -31,6 +33,14 @@ def add_arguments(ap):
     ap.add_argument("--run-timeout", type=float, default=900, help="seconds per solver run")
     ap.add_argument("--levels", help="comma-separated level file names (default: every GNOME level)")
     ap.add_argument("--metrics", default="steps,moves")
+    ap.add_argument("--threads", type=int, default=2, help="--threads of the table builds")
+    ap.add_argument("--saved", default=SAVED,
+                    help="the JSON file of the run's rows (another one lets a second run go "
+                    "on beside this one, on other --levels)")
+    ap.add_argument("--resume", action="store_true",
+                    help="skip the levels and metrics the saved run (same settings) has")
+    ap.add_argument("--cache", help="--pdb-cache of the tables (default: a temporary folder "
+                    "per level and metric, so every build starts from nothing)")
 
 
 def run(puzzle, metric, args, timeout):
@@ -42,19 +52,24 @@ def run(puzzle, metric, args, timeout):
     return [r[metric], r["positions_examined"]]
 
 
-def build(puzzle, metric, a):
-    """Builds (or finds) the tables: wall seconds and `pdb info`'s table lines
-    (None when the build did not finish within --run-timeout)."""
+def build(puzzle, metric, a, cache):
+    """Builds (or finds) the tables on --threads threads: wall seconds, CPU
+    seconds and `pdb info`'s table lines (None when the build did not finish
+    within --run-timeout)."""
     started = time.time()
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         out = subprocess.run([SOLVER, "pdb", "build", puzzle, "--metric", metric,
-                              "--pdb-memory", a.pdb_memory, "--pdb-cache", a.cache],
+                              "--pdb-memory", a.pdb_memory, "--pdb-cache", cache,
+                              "--threads", str(a.threads)],
                              capture_output=True, text=True, cwd=ROOT, timeout=a.run_timeout)
     except subprocess.TimeoutExpired:
-        return time.time() - started, None
+        return time.time() - started, None, None
     seconds = time.time() - started
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     tables = [l.strip() for l in out.stdout.splitlines() if l.strip().startswith("group")]
-    return seconds, tables
+    return seconds, cpu, tables
 
 
 def level_row(puzzle, metric, a):
@@ -64,10 +79,13 @@ def level_row(puzzle, metric, a):
     if row["bfs"]:
         row["h0"] = run(puzzle, metric, ["--algorithm", "astar", "--heuristic", "h0"],
                         a.run_timeout)
-        row["build_s"], row["tables"] = build(puzzle, metric, a)
-        pdb = ["--algorithm", "astar", "--heuristic", "pdb", "--pdb-memory", a.pdb_memory,
-               "--pdb-cache", a.cache]
-        row["pdb"] = run(puzzle, metric, pdb, a.run_timeout) if row["tables"] is not None else None
+        with tempfile.TemporaryDirectory(prefix="pdb-blocks-") as tmp:
+            cache = a.cache or tmp
+            row["build_s"], row["build_cpu"], row["tables"] = build(puzzle, metric, a, cache)
+            pdb = ["--algorithm", "astar", "--heuristic", "pdb", "--pdb-memory", a.pdb_memory,
+                   "--pdb-cache", cache]
+            row["pdb"] = (run(puzzle, metric, pdb, a.run_timeout)
+                          if row["tables"] is not None else None)
     print(f"{puzzle} {metric}: {row}", file=sys.stderr)
     return row
 
@@ -77,35 +95,43 @@ def cell(x, i):
 
 
 def build_cell(r):
-    """The build's wall seconds, or that it did not finish in time."""
+    """The build's wall seconds (and CPU seconds when recorded), or that it
+    did not finish in time."""
     if r.get("tables") is None:
         return f"over {r.get('build_s', 0):.0f}"
-    return f"{r['build_s']:.0f}"
+    cpu = f" ({r['build_cpu']:.1f})" if r.get("build_cpu") is not None else ""
+    return f"{r['build_s']:.1f}{cpu}"
 
 
 def section(a, redraw=False):
     """The block-puzzle section of pdb.md, from a new run or the saved one."""
     if redraw:
-        saved = json.load(open(SAVED))
+        saved = json.load(open(a.saved))
     else:
         levels = a.levels.split(",") if a.levels else gnome_levels()
         levels = [p if "/" in p else os.path.join("puzzles", "klotski", p.removesuffix(".txt") + ".txt")
                   for p in levels]
         # Rows of levels and metrics not rerun are kept from the last run with
         # the same settings, so a narrowed run (--levels, --metrics) adds to
-        # it; each new row is saved at once, so an interrupted run keeps them.
-        old = json.load(open(SAVED)) if os.path.exists(SAVED) else {}
-        same = (old.get("pdb_memory"), old.get("bfs_positions")) == (a.pdb_memory, a.bfs_positions)
+        # it; each new row is saved at once, so an interrupted run keeps them
+        # and --resume goes on from there. Both metrics of a level run
+        # together, so a run cut short has whole levels.
+        old = json.load(open(a.saved)) if os.path.exists(a.saved) else {}
+        same = ((old.get("pdb_memory"), old.get("bfs_positions"), old.get("threads"))
+                == (a.pdb_memory, a.bfs_positions, a.threads))
         saved = {"pdb_memory": a.pdb_memory, "bfs_positions": a.bfs_positions,
-                 "rows": old["rows"] if same else []}
-        for m in a.metrics.split(","):
-            for p in levels:
+                 "threads": a.threads, "rows": old["rows"] if same else []}
+        done = {(r["puzzle"], r["metric"]) for r in saved["rows"]} if a.resume else set()
+        for p in levels:
+            for m in a.metrics.split(","):
+                if (p, m) in done:
+                    continue
                 row = level_row(p, m, a)
                 saved["rows"] = [r for r in saved["rows"]
                                  if (r["puzzle"], r["metric"]) != (p, m)] + [row]
                 saved["rows"].sort(key=lambda r: (r["metric"] != "steps", r["puzzle"]))
                 saved["load"] = max(saved.get("load", 0.0), os.getloadavg()[0])
-                with open(SAVED, "w") as f:
+                with open(a.saved, "w") as f:
                     json.dump(saved, f)
     return table(saved)
 
@@ -114,12 +140,13 @@ def table(saved):
     """The table, one line per level and metric, and the closing note."""
     md = ["## Block puzzles: GNOME Klotski levels, positions examined", "",
           f"A* pdb with the automatic patterns within `--pdb-memory {saved['pdb_memory']}`; its",
-          "tables are built first (`solver pdb build`, wall seconds in `build s`) and read from",
+          f"tables are built first (`solver pdb build --threads {saved.get('threads', 1)}`, wall and CPU "
+          "seconds in `build s`) and read from",
           "the cache by the search, so its count is the search alone. Levels BFS cannot finish",
           f"within {saved['bfs_positions']:,} positions are left out. Wall times on a shared",
           f"2-core machine (load average up to {saved.get('load', 0):.0f} while the rows were",
           "run), so indicative only; a build over `--run-timeout` leaves A* pdb out.", "",
-          "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (0: cached) |",
+          "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (CPU s) |",
           "|---|---|---|---|---|---|---|---|---|"]
     for r in saved["rows"]:
         if not r["bfs"]:
@@ -145,19 +172,29 @@ def closing_note(saved):
         all_levels = ratios + [1.0] * (len(rows) - len(done))
         same = all(r["pdb"][0] == r["bfs"][0] for r in done)
         builds = [r["build_s"] for r in done]
+        cpus = [r["build_cpu"] for r in done if r.get("build_cpu") is not None]
+        cpu_range = f", {min(cpus):.1f}-{max(cpus):.1f} CPU s" if cpus else ""
         lines.append(
             f"- {metric}: A* pdb finished {len(done)} of the {len(rows)} levels BFS finished, "
             f"{'every one with' if same else 'NOT every one with'} BFS's optimum; median "
             f"BFS / A* pdb positions over those {len(rows)} levels "
             f"{statistics.median(all_levels):.0f}x (a level A* pdb did not finish counted as "
             f"1x; over the {len(done)} it finished {statistics.median(ratios):.0f}x, least "
-            f"{min(ratios):.1f}x); table builds {min(builds):.0f}-{max(builds):.0f} s wall "
-            "(0: built by an earlier run into the same cache).")
+            f"{min(ratios):.1f}x); table builds {min(builds):.1f}-{max(builds):.1f} s wall"
+            f"{cpu_range}.")
+    for metric in sorted({r["metric"] for r in saved["rows"]}):
+        unfinished = [os.path.basename(r["puzzle"])[:-4] for r in saved["rows"]
+                      if r["metric"] == metric and not r["bfs"]]
+        if unfinished:
+            lines.append(f"- {metric}: left out because BFS did not find the optimum within "
+                         f"{saved['bfs_positions']:,} positions (or --run-timeout): "
+                         + ", ".join(unfinished) + ".")
     for metric in sorted({r["metric"] for r in saved["rows"]}):
         run_here = {r["puzzle"] for r in saved["rows"] if r["metric"] == metric}
         missing = [os.path.basename(p)[:-4] for p in gnome_levels() if p not in run_here]
         if missing:
-            lines.append(f"- {metric}: not run (left out with --levels, e.g. for machine time): "
+            lines.append(f"- {metric}: not run (left out with --levels, or the run was cut short "
+                         "for machine time): "
                          + ", ".join(missing) + ".")
     lines += [
         "- Why so few positions: an abstraction that keeps a single master is indexed by "

@@ -28,7 +28,9 @@ pub struct Pattern {
     pub merged: Vec<usize>,
 }
 
-/// One abstract puzzle, ready to be searched and indexed.
+/// One abstract puzzle, ready to be searched and indexed (cloned per
+/// thread of a build: the move generator and the index keep scratch).
+#[derive(Clone)]
 pub struct Abstraction {
     pub puzzle: Puzzle,
     pub moves: MoveGenerator,

@@ -5,6 +5,15 @@
 //! blocks cost 0 and the rest 1: a 0-1 BFS whose zero-cost successors join
 //! the current layer. One byte per entry; [`UNSEEN`] marks abstract positions
 //! no goal reaches (or farther than 254).
+//!
+//! On `--threads` threads: a layer is expanded in rounds, each round's
+//! states split among the threads in chunks (each thread with its own copy
+//! of the abstraction's move generator and index scratch); an entry is
+//! lowered with an atomic minimum, so exactly the thread that lowers it
+//! queues it, for the next round of this layer (a zero-cost move) or for
+//! the next layer.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 use super::abstraction::Abstraction;
 use crate::moves::{State, NO_OWNER};
@@ -12,66 +21,103 @@ use crate::moves::{State, NO_OWNER};
 /// Table value of positions the search did not reach.
 pub const UNSEEN: u8 = u8::MAX;
 
-/// Expansions between two calls of the progress callback.
-const REPORT_EVERY: u32 = 1 << 16;
+/// States a thread takes from a round at a time.
+const CHUNK: usize = 1 << 12;
 
-/// The distance table of `abs`, one byte per rank. `progress` is called now
-/// and then with the entries reached so far and the current distance, so a
-/// long build can show how far it is.
-pub fn fill(abs: &mut Abstraction, progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
-    let mut dist = vec![UNSEEN; abs.size as usize];
+/// The distance table of `abs`, one byte per rank, filled on `threads`
+/// threads. `progress` is called after each round with the entries reached
+/// so far and the current distance, so a long build can show how far it is.
+pub fn fill(abs: &mut Abstraction, threads: usize, progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
+    let dist: Vec<AtomicU8> = (0..abs.size).map(|_| AtomicU8::new(UNSEEN)).collect();
     let mut current: Vec<u32> = Vec::new();
     let mut state = State::new(&abs.puzzle);
     goal_positions(abs, &mut state, 0, &mut |abs, s| {
         let r = abs.rank(s);
-        if dist[r] != 0 {
-            dist[r] = 0;
+        if dist[r].swap(0, Relaxed) != 0 {
             current.push(r as u32);
         }
     });
-    let mut next: Vec<u32> = Vec::new();
-    let mut moves = Vec::new();
+    let mut workers: Vec<Abstraction> = (0..threads.max(1)).map(|_| abs.clone()).collect();
+    let reached = AtomicU64::new(current.len() as u64);
     let mut d: u8 = 0;
-    let mut reached = current.len() as u64;
-    let mut since_report = 0u32;
     while !current.is_empty() && d < UNSEEN - 1 {
-        let mut k = 0;
-        while k < current.len() {
-            let r = current[k] as usize;
-            k += 1;
-            if dist[r] != d {
-                continue; // reached more cheaply since it was queued
-            }
-            since_report += 1;
-            if since_report == REPORT_EVERY {
-                since_report = 0;
-                progress(reached, d);
-            }
-            abs.unrank(r, &mut state);
-            abs.moves.generate(&state, &mut moves);
-            for &m in &moves {
-                let free = !abs.counted[m.instance as usize];
-                let nd = if free { d } else { d + 1 };
-                abs.moves.apply(&mut state, m);
-                let r2 = abs.rank(&state);
-                abs.moves.undo(&mut state, m);
-                if dist[r2] > nd {
-                    reached += u64::from(dist[r2] == UNSEEN);
-                    dist[r2] = nd;
-                    if free {
-                        current.push(r2 as u32);
-                    } else {
-                        next.push(r2 as u32);
-                    }
-                }
-            }
+        let mut next = Vec::new();
+        while !current.is_empty() {
+            let (same, later) = expand(&mut workers, &current, &dist, d, &reached);
+            next.extend(later);
+            current = same;
+            progress(reached.load(Relaxed), d);
         }
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
+        current = next;
         d += 1;
-        progress(reached, d);
+        progress(reached.load(Relaxed), d);
     }
-    dist
+    dist.into_iter().map(AtomicU8::into_inner).collect()
+}
+
+/// Expands the states of `round` still at distance `d`, one thread per
+/// worker: the states lowered to `d` (zero-cost moves) and those lowered to
+/// `d + 1`.
+fn expand(
+    workers: &mut [Abstraction],
+    round: &[u32],
+    dist: &[AtomicU8],
+    d: u8,
+    reached: &AtomicU64,
+) -> (Vec<u32>, Vec<u32>) {
+    let next = AtomicUsize::new(0);
+    let parts: Vec<(Vec<u32>, Vec<u32>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .map(|abs| {
+                let next = &next;
+                scope.spawn(move || {
+                    let (mut same, mut later) = (Vec::new(), Vec::new());
+                    let (mut state, mut moves) = (State::new(&abs.puzzle), Vec::new());
+                    loop {
+                        let start = next.fetch_add(CHUNK, Relaxed);
+                        let Some(chunk) = round.get(start..round.len().min(start + CHUNK)) else {
+                            return (same, later);
+                        };
+                        for &r in chunk {
+                            if dist[r as usize].load(Relaxed) != d {
+                                continue; // reached more cheaply since it was queued
+                            }
+                            abs.unrank(r as usize, &mut state);
+                            abs.moves.generate(&state, &mut moves);
+                            for &m in &moves {
+                                let free = !abs.counted[m.instance as usize];
+                                let nd = if free { d } else { d + 1 };
+                                abs.moves.apply(&mut state, m);
+                                let r2 = abs.rank(&state);
+                                abs.moves.undo(&mut state, m);
+                                if dist[r2].load(Relaxed) <= nd {
+                                    continue;
+                                }
+                                let old = dist[r2].fetch_min(nd, Relaxed);
+                                if old > nd {
+                                    if old == UNSEEN {
+                                        reached.fetch_add(1, Relaxed);
+                                    }
+                                    if free { &mut same } else { &mut later }.push(r2 as u32);
+                                }
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a table builder thread panicked"))
+            .collect()
+    });
+    let (mut same, mut later) = (Vec::new(), Vec::new());
+    for (s, l) in parts {
+        same.extend(s);
+        later.extend(l);
+    }
+    (same, later)
 }
 
 /// Calls `visit` with every abstract goal position: the blocks placed one

@@ -112,14 +112,16 @@ impl Table {
     }
 }
 
-/// Loads or builds every table of `plan`; `cache` off when `None`. A cache
-/// that cannot be written is reported on stderr and the search goes on.
+/// Loads or builds every table of `plan` (building on `threads` threads);
+/// `cache` off when `None`. A cache that cannot be written is reported on
+/// stderr and the search goes on.
 pub fn load_tables(
     puzzle: &Puzzle,
     geometry: &Geometry,
     plan: &patterns::Plan,
     metric: Metric,
     cache_dir: Option<&PathBuf>,
+    threads: usize,
 ) -> Vec<Vec<Table>> {
     let announce = std::io::IsTerminal::is_terminal(&std::io::stderr());
     plan.groups
@@ -142,7 +144,7 @@ pub fn load_tables(
                     }
                     let bar = build_bar(announce, abstraction.size);
                     let started = Instant::now();
-                    let values = build::fill(&mut abstraction, &mut |reached, depth| {
+                    let values = build::fill(&mut abstraction, threads, &mut |reached, depth| {
                         bar.set_position(reached);
                         bar.set_message(format!("distance {depth}"));
                     });
@@ -223,7 +225,14 @@ pub fn load_plan(
             reflection.as_ref(),
         ));
     }
-    let groups = load_tables(puzzle, geometry, plan, params.metric, dir.as_ref());
+    let groups = load_tables(
+        puzzle,
+        geometry,
+        plan,
+        params.metric,
+        dir.as_ref(),
+        params.threads,
+    );
     Databases::Blocks(PatternDatabases::from_tables(
         puzzle,
         geometry,

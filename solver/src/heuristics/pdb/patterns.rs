@@ -3,11 +3,14 @@
 //! - Tile puzzles (every block a unique 1x1 block with its own goal cell, no
 //!   sliders): statically partitioned additive patterns, the other tiles
 //!   merged into uncounted interchangeable tiles. Automatically, groups of k
-//!   tiles with k as large as `--pdb-memory` and [`AUTO_TILE_ENTRIES`] allow:
-//!   the n mod k tiles first in goal order (the top row), the rest in bands
-//!   two goal columns wide, top to bottom, so that each group is a compact
-//!   block of the board (Korf and Felner's 6-6-3 on the 15-puzzle: 1-3,
-//!   4,5,8,9,12,13 and 6,7,10,11,14,15; one group of 8 on the 8-puzzle).
+//!   tiles with k as large as `--pdb-memory` (4 bits per entry),
+//!   [`AUTO_TILE_ENTRIES`] and [`MAX_FAST_TILES`] allow: the n mod k tiles
+//!   first in goal order (the top row), the rest in bands two goal columns
+//!   wide, top to bottom, so that each group is a compact block of the
+//!   board. On the 15-puzzle that is Korf and Felner's 7-8 (1-7 and 8-15,
+//!   288 MB) within the default 512M, 1-7-7 from 58 MB, and their 6-6-3
+//!   (1-3, 4,5,8,9,12,13 and 6,7,10,11,14,15; 5.8 MB) below; one group of 8
+//!   on the 8-puzzle.
 //! - Any other puzzle: abstractions that keep the goal blocks and a subset of
 //!   the others, combined by maximum. Automatically two, each within half of
 //!   `--pdb-memory`: the blocks nearest the goal first, then the blocks the
@@ -18,7 +21,9 @@
 //! otherwise each group is one abstraction (plus the goal blocks).
 
 use super::abstraction::{Abstraction, Pattern};
-use super::tiles::rank::entries;
+use super::tiles::index::PatternIndex;
+use super::tiles::layers::MAX_FAST_TILES;
+use super::tiles::values::Values;
 use super::tiles::TileBoard;
 use crate::geometry::Geometry;
 use crate::model::{CellKind, Puzzle};
@@ -165,18 +170,30 @@ fn block_id(item: &str) -> Option<char> {
     }
 }
 
-/// The most entries an automatically chosen tile table has, so that
-/// building it takes seconds, not minutes: on the 15-puzzle, 6 tiles
-/// (5,765,760 entries; 7 tiles would be 57,657,600).
-pub const AUTO_TILE_ENTRIES: u64 = 1 << 24;
+/// The most entries an automatically chosen tile table has, and the most
+/// tiles ([`MAX_FAST_TILES`]: the fast builder's, so that building takes
+/// seconds): on the 15-puzzle, 8 tiles (518,918,400 entries), so 7-8 when
+/// `--pdb-memory` has room for its 288 MB, else 1-7-7 (58 MB), else 6-6-3.
+pub const AUTO_TILE_ENTRIES: u64 = 1 << 30;
 
-/// Bytes the table of `pattern` takes at most: one per entry (a one-blank
-/// tile puzzle's table ranks only the pattern's tiles); `None` past 4G entries.
+/// Bytes the table of `pattern` takes: a one-blank tile puzzle's table
+/// ranks only the pattern's tiles, 4 bits per entry; an abstraction's, one
+/// byte per entry. `None` past 4G entries.
 fn table_bytes(puzzle: &Puzzle, geometry: &Geometry, pattern: &Pattern) -> Option<u64> {
     match TileBoard::new(puzzle, geometry) {
-        Some(board) => entries(board.n, pattern.counted.len() as u32).filter(|&e| e < 1 << 32),
+        Some(board) => PatternIndex::new(board.open, pattern.counted.len())
+            .map(|i| i.len())
+            .filter(|&e| e < 1 << 32)
+            .map(Values::bytes_for),
         _ => Abstraction::size(puzzle, geometry, pattern),
     }
+}
+
+/// Entries of a tile puzzle's table of `pattern`; `None` for other puzzles
+/// or past `u64`.
+fn tile_entries(puzzle: &Puzzle, geometry: &Geometry, pattern: &Pattern) -> Option<u64> {
+    let board = TileBoard::new(puzzle, geometry)?;
+    PatternIndex::new(board.open, pattern.counted.len()).map(|i| i.len())
 }
 
 /// Groups of k tiles (see the module's comment), k as large as `memory`
@@ -187,14 +204,15 @@ fn auto_tiles(puzzle: &Puzzle, geometry: &Geometry, order: &[usize], memory: u64
             .into_iter()
             .map(|group| tile_pattern(puzzle, group))
             .collect();
-        let sizes: Option<Vec<u64>> = patterns
+        let bytes: Option<u64> = patterns
             .iter()
             .map(|p| table_bytes(puzzle, geometry, p))
-            .collect();
-        let fits = sizes.is_some_and(|s| {
-            s.iter().sum::<u64>() <= memory && s.iter().all(|&e| e <= AUTO_TILE_ENTRIES)
+            .sum();
+        let small = patterns.iter().all(|p| {
+            p.counted.len() <= MAX_FAST_TILES
+                && tile_entries(puzzle, geometry, p).is_some_and(|e| e <= AUTO_TILE_ENTRIES)
         });
-        if fits {
+        if small && bytes.is_some_and(|b| b <= memory) {
             return Plan {
                 groups: vec![patterns],
             };

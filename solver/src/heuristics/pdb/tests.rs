@@ -1,8 +1,9 @@
 //! Admissibility of the pattern databases against the true distances: every
 //! position reachable from the start, its exact distance to the goal by a
 //! backward BFS over the whole reachable space (moves are reversible), and
-//! the PDB estimate never above it. On the 8-puzzle a table of all eight
-//! tiles must be exact.
+//! the PDB estimate never above it (tables built on two threads). On the
+//! 8-puzzle a table of all eight tiles must be exact; a block table built
+//! on two threads equals the one built on one.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -108,6 +109,7 @@ fn check_admissible(
         super::CACHE.flag.into(),
         sbp_protocol::Value::Text("off".into()),
     );
+    params.threads = 2;
     let geometry = Geometry::new(p, p.goals.first());
     let mut h = super::load(p, &geometry, &params).into_heuristic();
     assert!(h.memory_bytes() > 0, "no table was built for {pdb:?}");
@@ -174,6 +176,30 @@ fn doors_and_sliders_abstractions_are_admissible() {
 }
 
 #[test]
+fn block_tables_built_on_two_threads_equal_one_thread() {
+    for (p, spec) in [
+        (puzzle("puzzles/klotski/classic.txt"), None),
+        (doors_and_sliders(), Some("v,h")),
+    ] {
+        let geometry = Geometry::new(&p, p.goals.first());
+        for metric in [Metric::Steps, Metric::Moves] {
+            let plan = super::patterns::plan(&p, &geometry, spec, 512 << 20).expect("a plan");
+            let built = |threads| {
+                let groups = super::load_tables(&p, &geometry, &plan, metric, None, threads);
+                groups
+                    .into_iter()
+                    .flatten()
+                    .map(|t| t.values)
+                    .collect::<Vec<_>>()
+            };
+            let one = built(1);
+            assert!(!one.is_empty() && one.iter().all(|v| v.iter().any(|&e| e > 0)));
+            assert!(one == built(2), "{spec:?} {metric:?}: the tables differ");
+        }
+    }
+}
+
+#[test]
 fn master_split_index_round_trips_and_leaves_out_door_cells() {
     let p = doors_and_sliders();
     let geometry = Geometry::new(&p, p.goals.first());
@@ -197,4 +223,27 @@ fn master_split_index_round_trips_and_leaves_out_door_cells() {
         rebuilt.rebuild_owner(shapes);
         assert_eq!(rebuilt.owner, state.owner, "index {r}: owner map");
     }
+}
+
+#[test]
+fn tile_tables_count_four_bits_per_entry_and_the_budget_picks_the_partition() {
+    let p = puzzle("puzzles/tiles/korf_01.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let sizes = |memory| {
+        let plan = super::patterns::plan(&p, &geometry, None, memory).expect("a plan");
+        let group = plan.groups[0].iter().map(|g| g.counted.len());
+        group.collect::<Vec<_>>()
+    };
+    // 7-8: (16!/9! + 16!/8!) / 2 bytes; 1-7-7: (16 + 2 * 16!/9!) / 2; 6-6-3.
+    assert_eq!(sizes(512 << 20), vec![7, 8]);
+    assert_eq!(sizes(288_288_000), vec![7, 8]);
+    assert_eq!(sizes(288_287_999), vec![1, 7, 7]);
+    assert_eq!(sizes(57_657_608), vec![1, 7, 7]);
+    assert_eq!(sizes(57_657_607), vec![3, 6, 6]);
+    let eight = puzzle("puzzles/tiles/eight_hardest_a.txt");
+    let geometry = Geometry::new(&eight, eight.goals.first());
+    let plan = |memory| super::patterns::plan(&eight, &geometry, Some("1,2,3,4"), memory);
+    assert!(plan(9 * 8 * 7 * 6 / 2).is_ok());
+    let err = plan(9 * 8 * 7 * 6 / 2 - 1).expect_err("one byte short");
+    assert!(err.contains("need 1512 bytes"), "{err}");
 }

@@ -17,6 +17,7 @@ use crate::model::{Board, CellKind, Position, Puzzle};
 use crate::moves::{ShapeTable, State};
 
 /// How a table indexes the abstract positions.
+#[derive(Clone)]
 pub enum TableIndex {
     /// The permutation rank over the whole board (boxed: the encoding's
     /// scratch makes it several times the split index's size).
@@ -26,6 +27,7 @@ pub enum TableIndex {
 }
 
 /// The master-split index: one rank encoding per anchor the master can take.
+#[derive(Clone)]
 pub struct SplitIndex {
     /// The master's instance: the last one (its type is the last type).
     master: usize,
@@ -39,6 +41,7 @@ pub struct SplitIndex {
 }
 
 /// The positions with the master on one anchor.
+#[derive(Clone)]
 struct Part {
     anchor: u16,
     /// First index of this part.

@@ -8,7 +8,8 @@
 //! lookups (plain and reflected), so a node costs two ranks of k cells and
 //! two table reads, with no allocation once the path's deepest row exists.
 
-use super::rank::{entries, rank, unrank};
+use super::index::{PatternIndex, MAX_TILES};
+use super::layers::{manhattan_sums, MAX_FAST_TILES};
 use super::reflect::Reflection;
 use super::values::Values;
 use super::TileBoard;
@@ -37,6 +38,13 @@ struct Lookup {
     map: Vec<u8>,
 }
 
+impl TileTable {
+    /// The index of this table's placements on `board`.
+    pub fn index(&self, board: &TileBoard) -> PatternIndex {
+        PatternIndex::new(board.open, self.tiles.len()).expect("a built table's size fits")
+    }
+}
+
 /// Marks "no lookup" in [`TileDatabases::by_instance`].
 const NONE: u16 = u16::MAX;
 
@@ -44,6 +52,8 @@ const NONE: u16 = u16::MAX;
 pub struct TileDatabases {
     board: TileBoard,
     tables: Vec<TileTable>,
+    /// Per table: its index.
+    indexes: Vec<PatternIndex>,
     /// The plain lookups, then (with a reflection) the reflected ones.
     lookups: Vec<Lookup>,
     plain: usize,
@@ -101,6 +111,7 @@ impl TileDatabases {
             .collect();
         TileDatabases {
             manhattan: ManhattanLinearConflict::new(puzzle, geometry, false),
+            indexes: tables.iter().map(|t| t.index(&board)).collect(),
             board,
             tables,
             lookups,
@@ -124,22 +135,29 @@ impl TileDatabases {
 
     /// The mean estimate of table `t` over the placements its search reached.
     pub fn mean(&self, t: usize) -> f64 {
-        let table = &self.tables[t];
-        let k = table.tiles.len();
-        let (open, n) = (self.board.open, self.board.n);
-        let size = entries(n, k as u32).unwrap_or(0);
-        let mut cells = vec![0u32; k];
-        let (mut sum, mut reached) = (0u64, 0u64);
-        for index in (0..size).filter(|&i| table.values.reached(i)) {
-            reached += 1;
-            unrank(index, k, open, n, &mut cells);
-            let md: u32 = (0..k)
-                .map(|i| {
-                    self.board
-                        .manhattan(cells[i], self.board.goal[table.tiles[i]])
-                })
-                .sum();
-            sum += u64::from(md + 2 * table.values.get(index));
+        let (table, pattern) = (&self.tables[t], &self.indexes[t]);
+        let goals: Vec<u32> = table.tiles.iter().map(|&i| self.board.goal[i]).collect();
+        let (mut sum, mut reached, mut index) = (0u64, 0u64, 0u64);
+        let mut add = |md: u32, index: u64| {
+            if table.values.reached(index) {
+                reached += 1;
+                sum += u64::from(md + 2 * table.values.get(index));
+            }
+        };
+        if goals.len() <= MAX_FAST_TILES {
+            for r in 0..pattern.sets() {
+                manhattan_sums(&self.board, pattern, &goals, r, &mut |md| {
+                    add(u32::from(md), index);
+                    index += 1;
+                });
+            }
+        } else {
+            let mut cells = vec![0u32; goals.len()];
+            for index in 0..pattern.len() {
+                pattern.cells(index, &mut cells);
+                let md = cells.iter().zip(&goals);
+                add(md.map(|(&c, &g)| self.board.manhattan(c, g)).sum(), index);
+            }
         }
         sum as f64 / reached.max(1) as f64
     }
@@ -154,8 +172,11 @@ impl TileDatabases {
             .iter()
             .map(|&s| u32::from(self.md[s as usize * self.cells + anchor(s)]))
             .sum();
-        let cells = l.sources.iter().map(|&s| u32::from(l.map[anchor(s)]));
-        let index = rank(cells, self.board.open, self.board.n);
+        let mut cells = [0u32; MAX_TILES];
+        for (c, &s) in cells.iter_mut().zip(&l.sources) {
+            *c = u32::from(l.map[anchor(s)]);
+        }
+        let index = self.indexes[l.table].index(&cells[..l.sources.len()]);
         md + 2 * self.tables[l.table].values.get(index)
     }
 

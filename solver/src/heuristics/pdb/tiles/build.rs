@@ -10,7 +10,7 @@
 //! distances to it; only pattern-tile moves cost, so tables of disjoint
 //! patterns add.
 
-use super::rank::{entries, rank, unrank};
+use super::index::{bits as cells, PatternIndex};
 use super::values::UNSEEN;
 use super::TileBoard;
 
@@ -24,8 +24,9 @@ const REPORT_EVERY: u32 = 1 << 16;
 pub fn fill(board: &TileBoard, tiles: &[usize], progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
     let k = tiles.len();
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
-    let mut search = Search::new(board, &goals);
-    let root = rank(goals.iter().copied(), board.open, board.n);
+    let index = PatternIndex::new(board.open, k).expect("the plan checked the table's size");
+    let mut search = Search::new(board, index.len());
+    let root = index.index(&goals);
     let occupied = goals.iter().fold(0u64, |m, &c| m | 1 << c);
     // Every region of the goal placement is at distance 0.
     let mut current = Vec::new();
@@ -43,7 +44,7 @@ pub fn fill(board: &TileBoard, tiles: &[usize], progress: &mut dyn FnMut(u64, u8
     while !current.is_empty() && d < UNSEEN - 1 {
         for &key in &current {
             let (r, blank) = (key >> 6, (key & 63) as u32);
-            unrank(r, k, board.open, board.n, &mut cells_now);
+            index.cells(r, &mut cells_now);
             let occupied = cells_now.iter().fold(0u64, |m, &c| m | 1 << c);
             let region = board.region(blank, occupied);
             let md_now: u32 = (0..k).map(|i| md[i][cells_now[i] as usize]).sum();
@@ -51,7 +52,7 @@ pub fn fill(board: &TileBoard, tiles: &[usize], progress: &mut dyn FnMut(u64, u8
                 let from = cells_now[i];
                 for to in cells(board.neighbors(1 << from) & region) {
                     cells_now[i] = to;
-                    let r2 = rank(cells_now.iter().copied(), board.open, board.n);
+                    let r2 = index.index(&cells_now);
                     cells_now[i] = from;
                     let md2 = md_now + md[i][to as usize] - md[i][from as usize];
                     let moved = occupied ^ (1 << from) ^ (1 << to);
@@ -92,8 +93,7 @@ struct Search<'b> {
 }
 
 impl<'b> Search<'b> {
-    fn new(board: &'b TileBoard, goals: &[u32]) -> Search<'b> {
-        let size = entries(board.n, goals.len() as u32).expect("the plan checked the table's size");
+    fn new(board: &'b TileBoard, size: u64) -> Search<'b> {
         Search {
             board,
             table: vec![UNSEEN; size as usize],
@@ -137,16 +137,4 @@ impl<'b> Search<'b> {
         }
         self.table
     }
-}
-
-/// The cells of a bitboard, lowest first.
-#[inline]
-fn cells(mut set: u64) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let c = set.trailing_zeros();
-            set &= set - 1;
-            c
-        })
-    })
 }

@@ -1,26 +1,29 @@
 //! Getting a tile puzzle's tables: each read from the disk cache when a
 //! table for exactly its board, tiles, goal cells and metric is there, else
-//! built ([`super::build`]) and stored. Missing tables are built on up to
-//! `--threads` threads at once (largest first), under one progress bar.
+//! built and stored. Missing tables are built one after another, largest
+//! first, under one progress bar: patterns of 2 to 8 tiles by
+//! [`super::layers`] on `--threads` threads, others by the reference
+//! builder [`super::build`] on one.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use super::additive::TileTable;
-use super::rank::entries;
+use super::index::PatternIndex;
+use super::layers::{self, MAX_FAST_TILES};
 use super::values::Values;
 use super::{build, TileBoard};
 use crate::heuristics::pdb::cache;
 use crate::params::Metric;
 
-/// The text that determines the table of `tiles` (bump `v1` when the
-/// table's layout or meaning changes).
+/// The text that determines the table of `tiles` (bump `v2` when the
+/// table's layout or meaning changes; v2: indexed by cell set then order,
+/// always 4 bits).
 pub fn key(board: &TileBoard, tiles: &[usize], metric: Metric) -> String {
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
     format!(
-        "tile table v1\nboard {}x{} open {:#x}\npattern goal cells {goals:?}\nblank goal {}\nmetric {metric:?}\n",
+        "tile table v2\nboard {}x{} open {:#x}\npattern goal cells {goals:?}\nblank goal {}\nmetric {metric:?}\n",
         board.width, board.height, board.open, board.blank_goal
     )
 }
@@ -33,46 +36,63 @@ pub fn tables(
     cache_dir: Option<&Path>,
     threads: usize,
 ) -> Vec<TileTable> {
-    let size = |p: &Vec<usize>| entries(board.n, p.len() as u32).unwrap_or(0);
+    let size = |p: &Vec<usize>| PatternIndex::new(board.open, p.len()).map_or(0, |i| i.len());
+    let keys: Vec<String> = patterns.iter().map(|p| key(board, p, metric)).collect();
+    // Tables the last call read stay in memory while the cache is on (a
+    // collection on one board, Korf's 100, reads its 288 MB once, not per
+    // puzzle); those this call does not need are dropped before any build.
+    let recent = match cache_dir {
+        Some(_) => std::mem::take(&mut *RECENT.lock().unwrap_or_else(|e| e.into_inner())),
+        None => Vec::new(),
+    };
     let mut slots: Vec<Option<TileTable>> = patterns
         .iter()
-        .map(|p| {
-            let body = cache_dir.and_then(|d| cache::load_body(d, &key(board, p, metric)))?;
+        .zip(&keys)
+        .map(|(p, key)| {
+            let dir = cache_dir?;
+            let values = match recent.iter().find(|(k, _)| k == key) {
+                Some((_, values)) => values.clone(),
+                None => Values::from_file(cache::load_body(dir, key)?, size(p))?,
+            };
             Some(TileTable {
                 tiles: p.clone(),
-                values: Values::from_file(body, size(p))?,
+                values,
                 build_ms: 0,
                 from_cache: true,
             })
         })
         .collect();
+    drop(recent);
     let mut todo: Vec<usize> = (0..patterns.len())
         .filter(|&i| slots[i].is_none())
         .collect();
     todo.sort_by_key(|&i| std::cmp::Reverse(size(&patterns[i])));
     let total = todo.iter().map(|&i| size(&patterns[i])).sum();
     let bar = super::super::build_bar(std::io::IsTerminal::is_terminal(&std::io::stderr()), total);
-    let next = AtomicUsize::new(0);
-    let built = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, todo.len().max(1)) {
-            scope.spawn(|| {
-                while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let table = build_one(board, &patterns[i], metric, cache_dir, &bar);
-                    built
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((i, table));
-                }
-            });
-        }
-    });
-    bar.finish_and_clear();
-    for (i, table) in built.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        slots[i] = Some(table);
+    for i in todo {
+        slots[i] = Some(build_one(
+            board,
+            &patterns[i],
+            metric,
+            cache_dir,
+            threads,
+            &bar,
+        ));
     }
-    slots.into_iter().flatten().collect()
+    bar.finish_and_clear();
+    let tables: Vec<TileTable> = slots.into_iter().flatten().collect();
+    if cache_dir.is_some() {
+        let kept = keys
+            .into_iter()
+            .zip(tables.iter().map(|t| t.values.clone()));
+        *RECENT.lock().unwrap_or_else(|e| e.into_inner()) = kept.collect();
+    }
+    tables
 }
+
+/// The tables the last [`tables`] call returned, by cache key (their
+/// storage is shared, not copied).
+static RECENT: Mutex<Vec<(String, Values)>> = Mutex::new(Vec::new());
 
 /// Builds one table and stores it in the cache (a cache that cannot be
 /// written is reported on stderr and the search goes on).
@@ -81,16 +101,21 @@ fn build_one(
     tiles: &[usize],
     metric: Metric,
     cache_dir: Option<&Path>,
+    threads: usize,
     bar: &indicatif::ProgressBar,
 ) -> TileTable {
     let started = Instant::now();
     let mut shown = 0;
-    let bytes = build::fill(board, tiles, &mut |reached, depth| {
+    let mut progress = |reached: u64, depth: u8| {
         bar.inc(reached - shown);
         shown = reached;
         bar.set_message(format!("distance {depth}"));
-    });
-    let values = Values::pack(bytes);
+    };
+    let values = if (2..=MAX_FAST_TILES).contains(&tiles.len()) {
+        layers::fill(board, tiles, threads, &mut progress)
+    } else {
+        Values::pack(&build::fill(board, tiles, &mut progress))
+    };
     let build_ms = started.elapsed().as_millis() as u64;
     if let Some(dir) = cache_dir {
         if let Err(e) = cache::store(dir, &key(board, tiles, metric), &values.to_file()) {

@@ -6,16 +6,23 @@
 //! - [`build`]: one breadth-first search over the pattern tiles' cells and
 //!   the blank's region (the other tiles' moves are free, so the blank
 //!   roams its region at no cost), storing per placement of the pattern
-//!   tiles the least distance over the blank's positions;
-//! - [`rank`]: the perfect hash of a placement;
+//!   tiles the least distance over the blank's positions: the reference
+//!   builder, for any pattern;
+//! - [`layers`]: the same search by blocks of placements sharing their
+//!   cells, layer by layer on every thread: the builder for patterns of 2
+//!   to 8 tiles (the 15-puzzle's 7-8 tables in seconds, not minutes);
+//! - [`index`]: the perfect hash of a placement (cell set, then order), and
+//!   [`rank`]: the k-permutation rank it uses for the order;
 //! - [`values`]: entries as (distance - the tiles' Manhattan distance) / 2,
-//!   in 4 bits when they fit, else one byte;
+//!   in 4 bits;
 //! - [`reflect`]: the second lookup of every table through the board's
 //!   main diagonal when the goal is symmetric;
 //! - [`additive`]: the heuristic, updated per move for depth-first search.
 
 pub mod additive;
 pub mod build;
+pub mod index;
+pub mod layers;
 pub mod load;
 pub mod rank;
 pub mod reflect;

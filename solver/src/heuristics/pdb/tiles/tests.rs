@@ -4,10 +4,14 @@
 //! the entries fit 4 bits; on the 15-puzzle the per-move updates a
 //! depth-first search uses equal a fresh estimate along a random walk; and
 //! each compact entry is the least over the blank's cells of the general
-//! (blank-keeping) abstraction's table.
+//! (blank-keeping) abstraction's table; and the layered builder fills
+//! exactly the reference builder's table (boards with walls, 2 to 8 tiles,
+//! one and two threads); tables read once stay in memory for the next
+//! puzzle on the same board.
 
 use super::additive::TileDatabases;
-use super::{load, reflect, TileBoard};
+use super::values::Values;
+use super::{build, layers, load, reflect, TileBoard};
 use crate::geometry::Geometry;
 use crate::heuristics::pdb::tests::{puzzle, true_distances};
 use crate::heuristics::Heuristic;
@@ -117,7 +121,7 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
         groups: vec![vec![pattern]],
     };
     let mut general =
-        crate::heuristics::pdb::load_tables(&p, &geometry, &plan, Metric::Steps, None)
+        crate::heuristics::pdb::load_tables(&p, &geometry, &plan, Metric::Steps, None, 2)
             .remove(0)
             .remove(0);
     let compact =
@@ -125,7 +129,7 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
     let mut least = std::collections::HashMap::new();
     for (s, _) in true_distances(&p, Metric::Steps) {
         let cells: Vec<u32> = tiles.iter().map(|&t| u32::from(s.anchors[t])).collect();
-        let index = super::rank::rank(cells.iter().copied(), board.open, board.n);
+        let index = compact.index(&board).index(&cells);
         let md: u32 = (0..tiles.len())
             .map(|i| board.manhattan(cells[i], board.goal[tiles[i]]))
             .sum();
@@ -137,4 +141,73 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
     for (index, (blank_kept, entry)) in least {
         assert_eq!(entry, blank_kept, "placement {index}");
     }
+}
+
+/// A 4x3 tile puzzle with a wall inside: ten tiles, one blank.
+const WALLED: &str = "!\n1\n2\n3\n4\n5\n6\n7\n8\n9\nA\n!\n\
+######\n#1234#\n#5#67#\n#89A #\n######\n!\n\
+######\n#1234#\n#5#67#\n#89A #\n######\n!\n";
+
+#[test]
+fn the_layered_builder_matches_the_reference_entry_by_entry() {
+    let walled = crate::formats::parse_text(
+        WALLED,
+        "walled.txt",
+        None,
+        &crate::formats::ImportOptions::default(),
+    )
+    .expect("test puzzle parses")
+    .remove(0);
+    let cases = [
+        (
+            puzzle("puzzles/tiles/eight_hardest_a.txt"),
+            vec!["36", "1245", "12345678"],
+        ),
+        (puzzle("puzzles/tiles/korf_01.txt"), vec!["123", "59DE"]),
+        (walled, vec!["1256", "37A", "489"]),
+    ];
+    for (p, groups) in cases {
+        let geometry = Geometry::new(&p, p.goals.first());
+        let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
+        for (tiles, group) in patterns(&p, &groups).into_iter().zip(&groups) {
+            let reference = Values::pack(&build::fill(&board, &tiles, &mut |_, _| {}));
+            let reached = (0..reference.len()).filter(|&i| reference.reached(i));
+            assert!(reached.count() as u64 >= reference.len() / 2, "{group}");
+            for threads in [1, 2] {
+                let fast = layers::fill(&board, &tiles, threads, &mut |_, _| {});
+                assert_eq!(fast.len(), reference.len());
+                let differ = (0..fast.len()).find(|&i| fast.get(i) != reference.get(i));
+                assert_eq!(differ, None, "tiles {group}, {threads} threads");
+                assert!(fast == reference, "tiles {group}: unreached entries differ");
+            }
+        }
+    }
+}
+
+#[test]
+fn tables_read_once_stay_in_memory_for_the_next_puzzle_on_the_board() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let p = puzzle("puzzles/tiles/eight_hardest_a.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
+    let groups = patterns(&p, &["1234", "5678"]);
+    let get = || load::tables(&board, &groups, Metric::Steps, Some(dir.path()), 2);
+    let built = get();
+    assert!(built.iter().all(|t| !t.from_cache));
+    // With the files gone, the tables come from memory, the same entries.
+    for file in std::fs::read_dir(dir.path()).expect("the cache folder") {
+        std::fs::remove_file(file.expect("an entry").path()).expect("removable");
+    }
+    let again = get();
+    assert!(again.iter().all(|t| t.from_cache));
+    assert!(built.iter().zip(&again).all(|(a, b)| a.values == b.values));
+    // Another pattern set is built anew (and the memory then holds it).
+    let other = load::tables(
+        &board,
+        &patterns(&p, &["1256"]),
+        Metric::Steps,
+        Some(dir.path()),
+        1,
+    );
+    assert!(!other[0].from_cache);
 }
