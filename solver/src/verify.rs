@@ -235,27 +235,7 @@ mod tests {
 
     /// A 2x2 master that must go down past a unit block; a vertical slider
     /// and a door (row 5) that only the master may enter.
-    const SMALL: &str = "\
-!
-@ 1,0 0,1 1,1
-v | 0,1
-a
-!
-#####
-#@@v#
-#@@v#
-#a  #
-#   #
-#-###
-!
-#####
-#   #
-#   #
-#@@ #
-#@@ #
-#-###
-!
-";
+    const SMALL: &str = include_str!("../tests/common/small.txt");
 
     fn puzzle() -> Puzzle {
         native::parse(SMALL, "small").unwrap()

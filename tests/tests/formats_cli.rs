@@ -264,28 +264,9 @@ fn the_old_format_is_detected_without_from() {
     );
 }
 
-const SMALL: &str = "\
-% name: small
-!
-@ 1,0 0,1 1,1
-v | 0,1
-a
-!
-#####
-#@@v#
-#@@v#
-#a  #
-#   #
-#-###
-!
-#####
-#   #
-#   #
-#@@ #
-#@@ #
-#-###
-!
-";
+/// A 2x2 master, a vertical slider and a door: the fixture the solver's
+/// own parser and verifier tests read too.
+const SMALL: &str = include_str!("../../solver/tests/common/small.txt");
 
 #[test]
 fn verify_accepts_a_correct_solution() {

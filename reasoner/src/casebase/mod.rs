@@ -427,6 +427,34 @@ mod tests {
         assert!(err.to_string().starts_with("cb.toml:2:"), "{err}");
     }
 
+    /// A setting of a shape no parameter has is refused at its line, naming
+    /// the shapes a setting may have.
+    #[test]
+    fn a_setting_of_the_wrong_type_names_what_was_expected() {
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        let text = cb
+            .to_toml()
+            .replace("space_value = 14", "space_value = { at = 14 }");
+        let line = text
+            .lines()
+            .position(|l| l.contains("{ at = 14 }"))
+            .unwrap()
+            + 1;
+        let err = CaseBase::parse(&text, Path::new("cb.toml")).unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("cb.toml:{line}:")), "{shown}");
+        assert!(
+            shown.contains("expected a boolean, a number, a list of numbers or a text"),
+            "{shown}"
+        );
+        let text = cb
+            .to_toml()
+            .replace("space_value = 14", "space_value = [\"x\"]");
+        let err = CaseBase::parse(&text, Path::new("cb.toml")).unwrap_err();
+        assert!(err.to_string().contains("expected f64"), "{err}");
+    }
+
     #[test]
     fn duplicate_names_and_bad_values_are_rejected_with_their_line() {
         let mut cb = CaseBase::new();

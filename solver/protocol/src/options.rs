@@ -24,7 +24,11 @@ use crate::ranges::{self, Arity, ValueRange};
 
 /// One value of an option (or, in the reasoner's case bases, of any
 /// registered parameter): the JSON or TOML shape it has.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Read by hand ([`ValueVisitor`]) rather than as an untagged enum, so that a
+/// value of another shape (a table, a list of texts) is refused naming the
+/// shapes it may have, not with "did not match any variant".
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     Bool(bool),
@@ -65,6 +69,53 @@ impl fmt::Display for Value {
             }
             Value::Text(s) => f.write_str(s),
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+/// Takes each shape a [`Value`] has, as the untagged enum did in the order
+/// of its variants: a whole number that is not negative is `Whole`, any
+/// other number `Real`, a list (of numbers) `Reals`.
+struct ValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a boolean, a number, a list of numbers or a text")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Whole(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(u64::try_from(v).map_or(Value::Real(v as f64), Value::Whole))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Real(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::Text(v.to_string()))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut reals = Vec::new();
+        while let Some(x) = seq.next_element::<f64>()? {
+            reals.push(x);
+        }
+        Ok(Value::Reals(reals))
     }
 }
 
@@ -282,6 +333,25 @@ pub fn read_settings<'de, D: serde::Deserializer<'de>>(d: D) -> Result<OptionSet
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every shape reads as the untagged enum read it, and another shape is
+    /// refused naming the shapes a value may have.
+    #[test]
+    fn values_read_by_shape() {
+        let read = |t: &str| serde_json::from_str::<Value>(t);
+        assert_eq!(read("true").unwrap(), Value::Bool(true));
+        assert_eq!(read("7").unwrap(), Value::Whole(7));
+        assert_eq!(read("-2").unwrap(), Value::Real(-2.0));
+        assert_eq!(read("1.5").unwrap(), Value::Real(1.5));
+        assert_eq!(read("[1, 0.5]").unwrap(), Value::Reals(vec![1.0, 0.5]));
+        assert_eq!(read("\"x\"").unwrap(), Value::Text("x".into()));
+        let err = read("{\"a\": 1}").unwrap_err().to_string();
+        assert!(
+            err.contains("expected a boolean, a number, a list of numbers or a text"),
+            "{err}"
+        );
+        assert!(read("[\"a\"]").is_err());
+    }
 
     fn memory() -> OptionInfo {
         OptionInfo {

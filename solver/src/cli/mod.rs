@@ -236,4 +236,23 @@ mod tests {
             .to_string()
             .starts_with("Count every position reachable"));
     }
+
+    /// A heuristic's option shows its declared value name in `--help`
+    /// (`--pdb <GROUPS>`, not a generic `<TEXT>`).
+    #[test]
+    fn options_show_their_value_names() {
+        let mut cli = super::Cli::command();
+        let help = cli
+            .find_subcommand_mut("solve")
+            .unwrap()
+            .render_help()
+            .to_string();
+        for shown in [
+            "--pdb <GROUPS>",
+            "--pdb-cache <DIR>",
+            "--pdb-memory <BYTES>",
+        ] {
+            assert!(help.contains(shown), "{shown} not in {help}");
+        }
+    }
 }

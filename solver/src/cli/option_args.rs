@@ -54,19 +54,18 @@ fn arg(opt: &'static Opt) -> Arg {
         (_, Some(d)) => format!("{} [default: {d}]", opt.doc),
         (_, None) => opt.doc.to_string(),
     };
-    let arg = Arg::new(opt.flag).long(opt.flag).help(help);
+    let arg = Arg::new(opt.flag)
+        .long(opt.flag)
+        .help(help)
+        .value_name(opt.value_name);
     match (&opt.kind, numeric_flag(opt)) {
-        (OptionKind::Reals { count, .. }, Some(flag)) => {
-            let shown = ["X", "X", "A,B", "A,B,C", "A,B,C,D"];
-            arg.value_name(shown.get(*count).copied().unwrap_or("X,..."))
-                .allow_hyphen_values(true)
-                .value_parser(reals_in(flag, *count))
-        }
-        (OptionKind::Whole { bytes, .. }, Some(flag)) => arg
-            .value_name(if *bytes { "BYTES" } else { "N" })
+        (OptionKind::Reals { count, .. }, Some(flag)) => arg
+            .allow_hyphen_values(true)
+            .value_parser(reals_in(flag, *count)),
+        (OptionKind::Whole { .. }, Some(flag)) => arg
             .allow_hyphen_values(true)
             .value_parser(whole_in::<u64>(flag)),
-        _ => arg.value_name("TEXT"),
+        _ => arg,
     }
 }
 

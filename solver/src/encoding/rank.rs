@@ -86,6 +86,30 @@ pub struct RankEncoding {
     generation: u32,
 }
 
+/// The number of permutations of a multiset with these `counts`,
+/// `length! / prod(count!)`, computed as a product of binomials in
+/// [`multinomial_words`] words, and the bits its ranks need (those of
+/// `bound - 1`, at least 1).
+fn multiset_bound(counts: &[u32]) -> (Vec<u64>, u32) {
+    let words = multinomial_words(counts);
+    let mut bound = vec![0u64; words];
+    bound[0] = 1;
+    let mut n = 0u64;
+    for &c in counts {
+        for k in 1..=c as u64 {
+            n += 1;
+            words::mul_small(&mut bound, n);
+            words::div_small(&mut bound, k);
+        }
+    }
+    let mut minus_one = bound.clone();
+    let mut one = vec![0u64; words];
+    one[0] = 1;
+    words::sub(&mut minus_one, &one);
+    let bits = words::bit_length(&minus_one).max(1);
+    (bound, bits)
+}
+
 impl RankEncoding {
     pub fn new(puzzle: &Puzzle, shapes: &ShapeTable) -> RankEncoding {
         let board = &puzzle.board;
@@ -110,23 +134,8 @@ impl RankEncoding {
         }
         let counts: Vec<u32> = order.iter().map(|&x| counts[x]).collect();
         let length: u32 = counts.iter().sum();
-        // bound = length! / prod(count!) computed as a product of binomials.
-        let words = multinomial_words(&counts);
-        let mut bound = vec![0u64; words];
-        bound[0] = 1;
-        let mut n = 0u64;
-        for &c in &counts {
-            for k in 1..=c as u64 {
-                n += 1;
-                words::mul_small(&mut bound, n);
-                words::div_small(&mut bound, k);
-            }
-        }
-        let mut minus_one = bound.clone();
-        let mut one = vec![0u64; words];
-        one[0] = 1;
-        words::sub(&mut minus_one, &one);
-        let bits = words::bit_length(&minus_one).max(1);
+        let (bound, bits) = multiset_bound(&counts);
+        let words = bound.len();
         let divisors = (0..=length as u64)
             .map(|d| ExactDivisor::new(d.max(1)))
             .collect();

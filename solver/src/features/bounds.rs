@@ -337,6 +337,36 @@ struct Packer<'a> {
     scratch: Vec<usize>,
 }
 
+/// The packer's view of each block type: its shape, and for a slider the
+/// lines (rows or columns) its blocks start on, the only ones it can reach.
+fn pack_types(puzzle: &Puzzle) -> Vec<PackType> {
+    let board = &puzzle.board;
+    puzzle
+        .types
+        .iter()
+        .enumerate()
+        .map(|(t, ty)| PackType {
+            offsets: ty.shape.offsets().to_vec(),
+            extent: ty.shape.extent(),
+            is_master: ty.is_master,
+            plain_unit: ty.shape.size() == 1 && ty.slider.is_none(),
+            line: ty.slider.map(|axis| {
+                let side = match axis {
+                    Axis::Horizontal => board.height(),
+                    Axis::Vertical => board.width(),
+                };
+                let mut allowed = vec![false; side];
+                for &a in &puzzle.start.anchors[puzzle.type_range(t)] {
+                    let (r, c) = board.coordinates(a as usize);
+                    allowed[if axis == Axis::Horizontal { r } else { c }] = true;
+                }
+                (axis, allowed)
+            }),
+            last: None,
+        })
+        .collect()
+}
+
 impl<'a> Packer<'a> {
     fn new(puzzle: &'a Puzzle, max_calls: u64) -> Packer<'a> {
         let board = &puzzle.board;
@@ -348,30 +378,7 @@ impl<'a> Packer<'a> {
             doors_from[p] = doors_from[p + 1] + (board.kind(open[p]) == CellKind::Door) as usize;
         }
         let occupied: Vec<bool> = board.cells().iter().map(|k| *k == CellKind::Wall).collect();
-        let types = puzzle
-            .types
-            .iter()
-            .enumerate()
-            .map(|(t, ty)| PackType {
-                offsets: ty.shape.offsets().to_vec(),
-                extent: ty.shape.extent(),
-                is_master: ty.is_master,
-                plain_unit: ty.shape.size() == 1 && ty.slider.is_none(),
-                line: ty.slider.map(|axis| {
-                    let side = match axis {
-                        Axis::Horizontal => board.height(),
-                        Axis::Vertical => board.width(),
-                    };
-                    let mut allowed = vec![false; side];
-                    for &a in &puzzle.start.anchors[puzzle.type_range(t)] {
-                        let (r, c) = board.coordinates(a as usize);
-                        allowed[if axis == Axis::Horizontal { r } else { c }] = true;
-                    }
-                    (axis, allowed)
-                }),
-                last: None,
-            })
-            .collect();
+        let types = pack_types(puzzle);
         let remaining = symbol_counts(puzzle);
         // Odd multipliers, so no count difference below 2^128 vanishes for all.
         let symbol_keys: Vec<u128> = random_u128s(remaining.len(), 1)

@@ -476,28 +476,7 @@ mod tests {
     use super::*;
     use crate::model::CellKind;
 
-    const SMALL: &str = "\
-% name: small
-!
-@ 1,0 0,1 1,1
-v | 0,1
-a
-!
-#####
-#@@v#
-#@@v#
-#a  #
-#   #
-#-###
-!
-#####
-#   #
-#   #
-#@@ #
-#@@ #
-#-###
-!
-";
+    const SMALL: &str = include_str!("../../tests/common/small.txt");
 
     /// Parses and expects an error at `(line, column)` whose message contains `what`.
     fn error_at(text: &str, line: usize, column: usize, what: &str) {

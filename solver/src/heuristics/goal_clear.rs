@@ -17,6 +17,7 @@ use sbp_protocol::options::{OptionKind, Vary};
 /// varies it on the `log2(1 + x)` scale, as it does the weights.
 pub const WEIGHT: Opt = Opt {
     flag: "goal-clear-weight",
+    value_name: "W",
     json: "goal_clear.weight",
     doc: "goal-clear's cost W of each goal cell another block holds",
     kind: OptionKind::Reals {

@@ -24,6 +24,7 @@ use sbp_protocol::options::{OptionKind, Vary};
 /// scale, where doubling a weight costs about one unit.
 pub const WEIGHTS: Opt = Opt {
     flag: "h2",
+    value_name: "A,B,C",
     json: "h2",
     doc:
         "h2's weights A,B,C: master distance, space-value allowance, spaces' distance to the master",

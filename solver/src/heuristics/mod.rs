@@ -102,6 +102,8 @@ impl Spec {
 pub struct Opt {
     /// Its command-line flag, without the dashes.
     pub flag: &'static str,
+    /// What `--help` shows for its value (`GROUPS`, `BYTES`, `A,B,C`).
+    pub value_name: &'static str,
     /// Its key in the JSON `params`: `name`, or `group.name` for a key of the
     /// object `group` (a key of its own must be a list of reals). In case
     /// bases its key is the flag with `_` for `-`.

@@ -2,6 +2,7 @@
 //! where the last ended, then the solution's lines, counts and report.
 
 use super::{Ending, Engine, Limit, Progress, SearchError, Stats};
+use crate::encoding::PositionEncoding;
 use crate::model::{Position, Puzzle};
 use crate::moves::State;
 use crate::params::{Algorithm, Limits, SearchParams};
@@ -47,6 +48,28 @@ pub struct SolveOutput {
 }
 
 impl SolveOutput {
+    /// The output before any section has run: solved so far, at the
+    /// puzzle's start, no best distance yet (`u32::MAX`).
+    fn unstarted(puzzle: &Puzzle) -> SolveOutput {
+        SolveOutput {
+            status: Status::Solved,
+            limit: None,
+            stats: Stats {
+                best_distance: u32::MAX,
+                ..Stats::default()
+            },
+            start_distance: 0,
+            goals_reached: 0,
+            solution: None,
+            final_position: puzzle.start.clone(),
+            best: Vec::new(),
+            encoding: "",
+            encoding_reason: String::new(),
+            key_bits: 0,
+            elapsed_ms: 0,
+        }
+    }
+
     /// Solution length in unit steps.
     pub fn steps(&self) -> Option<u64> {
         self.solution
@@ -186,39 +209,26 @@ pub fn solve(
     let started = std::time::Instant::now();
     let mut progress = options.progress;
     let mut kept: Vec<VisitedSet> = Vec::new();
-    let mut total = Stats {
-        best_distance: u32::MAX,
-        ..Stats::default()
-    };
+    let mut out = SolveOutput::unstarted(puzzle);
     let mut solution: Vec<SolutionMove> = Vec::new();
-    let mut start_distance = 0;
     let mut current: Option<State> = None;
-    let mut status = Status::Solved;
-    let mut limit = None;
-    let mut goals_reached = 0;
-    let mut encoding = "";
-    let mut encoding_reason = String::new();
-    let mut key_bits = 0;
     let mut remaining = *limits;
-    let mut best = Vec::new();
     for (k, goal) in puzzle.goals.iter().enumerate() {
         let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
         let mut engine = checked(engine, params)?;
         engine.keep_for_best = options.best > 0;
         engine.forbidden = &kept;
-        let start = current.take().unwrap_or_else(|| {
-            let mut s = State::new(puzzle);
-            s.load(&puzzle.start, engine.moves.shapes());
-            s
-        });
+        let start = current
+            .take()
+            .unwrap_or_else(|| start_state(puzzle, &engine));
         if k == 0 {
-            start_distance = engine.geometry.goal_distance(&start);
+            out.start_distance = engine.geometry.goal_distance(&start);
         }
-        encoding = crate::encoding::PositionEncoding::name(&engine.encoding);
-        encoding_reason.clone_from(&engine.encoding_reason);
-        key_bits = crate::encoding::PositionEncoding::key_bits(&engine.encoding);
+        out.encoding = engine.encoding.name();
+        out.encoding_reason.clone_from(&engine.encoding_reason);
+        out.key_bits = engine.encoding.key_bits();
         let ending = within_length(engine.run(&start), remaining.max_length);
-        accumulate(&mut total, &engine.stats);
+        accumulate(&mut out.stats, &engine.stats);
         let length = match &ending {
             Ending::Found(path) => path.len().saturating_sub(1) as u64,
             _ => 0,
@@ -231,9 +241,9 @@ pub fn solve(
         );
         match ending {
             Ending::Found(path) => {
-                goals_reached += 1;
-                total.best_distance = 0;
-                total.best_distance_positions = total.examined;
+                out.goals_reached += 1;
+                out.stats.best_distance = 0;
+                out.stats.best_distance_positions = out.stats.examined;
                 solution.extend(super::path::lines(&mut engine, &path));
                 current = path.into_iter().last();
                 if let Some((set, _)) = engine.left_behind.take().filter(|_| params.keep_visited) {
@@ -242,18 +252,24 @@ pub fn solve(
                     continue;
                 }
             }
-            Ending::Exhausted => status = Status::NoSolution,
+            Ending::Exhausted => out.status = Status::NoSolution,
             Ending::Failed(err) => {
                 engine.progress.finish();
                 return Err(err);
             }
             Ending::Stopped(l) => {
-                status = Status::LimitReached;
-                limit = Some(l);
+                out.status = Status::LimitReached;
+                out.limit = Some(l);
             }
         }
-        if status != Status::Solved {
-            best = restarts(&mut engine, &start, options.best, goals_reached, &solution);
+        if out.status != Status::Solved {
+            out.best = restarts(
+                &mut engine,
+                &start,
+                options.best,
+                out.goals_reached,
+                &solution,
+            );
             current = Some(start);
             progress = engine.progress;
             break;
@@ -261,26 +277,22 @@ pub fn solve(
         progress = engine.progress;
     }
     progress.finish();
-    let final_position = current
-        .map(|s| s.to_position(puzzle))
-        .unwrap_or_else(|| puzzle.start.clone());
-    if total.best_distance == u32::MAX {
-        total.best_distance = start_distance;
+    if out.stats.best_distance == u32::MAX {
+        out.stats.best_distance = out.start_distance;
     }
-    Ok(SolveOutput {
-        status,
-        limit,
-        stats: total,
-        start_distance,
-        goals_reached,
-        solution: (status == Status::Solved).then(|| merge_runs(solution)),
-        final_position,
-        best,
-        encoding,
-        encoding_reason,
-        key_bits,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-    })
+    out.solution = (out.status == Status::Solved).then(|| merge_runs(solution));
+    if let Some(s) = current {
+        out.final_position = s.to_position(puzzle);
+    }
+    out.elapsed_ms = started.elapsed().as_millis() as u64;
+    Ok(out)
+}
+
+/// The puzzle's start position as a search state (the first section's start).
+fn start_state(puzzle: &Puzzle, engine: &Engine) -> State {
+    let mut s = State::new(puzzle);
+    s.load(&puzzle.start, engine.moves.shapes());
+    s
 }
 
 /// A section's solution longer than what is left of `--max-length` is none:

@@ -30,6 +30,7 @@ use tiles::additive::TileDatabases;
 /// `--pdb GROUPS`: the patterns as groups of block ids, automatic when unset.
 pub const PATTERNS: Opt = Opt {
     flag: "pdb",
+    value_name: "GROUPS",
     json: "pdb.patterns",
     doc: "the patterns as groups of block ids, e.g. 1,2,3,4,5,6/7,8,9,10,11,12/13,14,15 (default: chosen within --pdb-memory)",
     kind: OptionKind::Text,
@@ -44,6 +45,7 @@ pub const PATTERNS: Opt = Opt {
 /// within an attempt, not minutes.
 pub const MEMORY: Opt = Opt {
     flag: "pdb-memory",
+    value_name: "BYTES",
     json: "pdb.memory",
     doc: "bytes all pattern databases may take together",
     kind: OptionKind::Whole {
@@ -61,6 +63,7 @@ pub const MEMORY: Opt = Opt {
 /// folder when unset. Where tables are kept is not part of a run's identity.
 pub const CACHE: Opt = Opt {
     flag: "pdb-cache",
+    value_name: "DIR",
     json: "pdb.cache",
     doc: "folder of cached tables, or `off` (default: the user's cache folder)",
     kind: OptionKind::Text,
