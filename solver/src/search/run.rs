@@ -70,6 +70,27 @@ impl SolveOutput {
         }
     }
 
+    /// The output once the sections are over: a best distance that was
+    /// never measured is the start's, the solution's moves merged into
+    /// lines (when solved), where the search ended, and the time taken.
+    fn finished(
+        mut self,
+        puzzle: &Puzzle,
+        solution: Vec<SolutionMove>,
+        current: Option<State>,
+        started: std::time::Instant,
+    ) -> SolveOutput {
+        if self.stats.best_distance == u32::MAX {
+            self.stats.best_distance = self.start_distance;
+        }
+        self.solution = (self.status == Status::Solved).then(|| merge_runs(solution));
+        if let Some(s) = current {
+            self.final_position = s.to_position(puzzle);
+        }
+        self.elapsed_ms = started.elapsed().as_millis() as u64;
+        self
+    }
+
     /// Solution length in unit steps.
     pub fn steps(&self) -> Option<u64> {
         self.solution
@@ -158,13 +179,18 @@ fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError
 }
 
 /// What is left of `limits` for the next goal section, after `examined`
-/// positions, a section of `length` actions and the time since `started`.
+/// positions, a section that ended with `ending` (its path's actions count
+/// against `--max-length`) and the time since `started`.
 fn spend(
     remaining: &mut Limits,
     limits: &Limits,
     started: std::time::Instant,
-    (examined, length): (u64, u64),
+    (examined, ending): (u64, &Ending),
 ) {
+    let length = match ending {
+        Ending::Found(path) => path.len().saturating_sub(1) as u64,
+        _ => 0,
+    };
     if let Some(m) = remaining.max_positions.as_mut() {
         *m = m.saturating_sub(examined);
     }
@@ -229,16 +255,8 @@ pub fn solve(
         out.key_bits = engine.encoding.key_bits();
         let ending = within_length(engine.run(&start), remaining.max_length);
         accumulate(&mut out.stats, &engine.stats);
-        let length = match &ending {
-            Ending::Found(path) => path.len().saturating_sub(1) as u64,
-            _ => 0,
-        };
-        spend(
-            &mut remaining,
-            limits,
-            started,
-            (engine.stats.examined, length),
-        );
+        let spent = (engine.stats.examined, &ending);
+        spend(&mut remaining, limits, started, spent);
         match ending {
             Ending::Found(path) => {
                 out.goals_reached += 1;
@@ -277,15 +295,7 @@ pub fn solve(
         progress = engine.progress;
     }
     progress.finish();
-    if out.stats.best_distance == u32::MAX {
-        out.stats.best_distance = out.start_distance;
-    }
-    out.solution = (out.status == Status::Solved).then(|| merge_runs(solution));
-    if let Some(s) = current {
-        out.final_position = s.to_position(puzzle);
-    }
-    out.elapsed_ms = started.elapsed().as_millis() as u64;
-    Ok(out)
+    Ok(out.finished(puzzle, solution, current, started))
 }
 
 /// The puzzle's start position as a search state (the first section's start).
