@@ -145,7 +145,9 @@ def table(saved):
           "the cache by the search, so its count is the search alone. Levels BFS cannot finish",
           f"within {saved['bfs_positions']:,} positions are left out. Wall times on a shared",
           f"2-core machine (load average up to {saved.get('load', 0):.0f} while the rows were",
-          "run), so indicative only; a build over `--run-timeout` leaves A* pdb out.", "",
+          "run), so indicative only; a build over `--run-timeout` leaves A* pdb out.",
+          "Under moves A* h0 is not an optimal search (h0 counts cells, and one move may cover",
+          "several: it is admissible under steps only); its column counts positions only.", "",
           "| level | metric | optimum (BFS) | BFS | A* h0 | A* pdb | length (pdb) | BFS / pdb | build s (CPU s) |",
           "|---|---|---|---|---|---|---|---|---|"]
     for r in saved["rows"]:

@@ -85,6 +85,10 @@ fn nbs_refuses_what_would_lose_optimality_with_exit_2() {
             "needs an admissible heuristic",
         ),
         (
+            vec![eight, "--heuristic", "h0", "--metric", "moves"],
+            "may overestimate under --metric moves",
+        ),
+        (
             vec![eight, "--heuristic", "manhattan", "--weight", "2"],
             "takes no --weight",
         ),

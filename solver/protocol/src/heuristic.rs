@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::choices::Metric;
 use crate::options::OptionInfo;
 
 /// The heuristic every search uses unless told otherwise.
@@ -54,15 +55,50 @@ pub struct HeuristicInfo {
     pub name: String,
     /// One line for `--help` and the docs.
     pub doc: String,
-    /// Never overestimates (under the metric it was built for): A* and IDA*
-    /// with weight 1 then find optimal solutions.
-    pub admissible: bool,
+    /// Under which metrics it never overestimates: there A* and IDA* with
+    /// weight 1 find optimal solutions, and NBS accepts it.
+    pub admissible: Admissible,
     /// The options of its own (`h2`'s `--h2 A,B,C`), each with its flag,
     /// JSON name, kind, default, range and how the reasoner varies it.
     pub options: Vec<OptionInfo>,
     /// Whether the reasoner's proximity search may switch to it.
     #[serde(default = "yes")]
     pub proximity: bool,
+}
+
+/// Under which metrics a heuristic never overestimates the remaining cost.
+/// A move (`--metric moves`) may carry a block across many cells, so a
+/// distance in cells that is a lower bound on steps can exceed the moves
+/// left: `h0` is admissible under steps only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Admissible {
+    /// It may overestimate under either metric.
+    Never,
+    /// Under `--metric steps` only.
+    Steps,
+    /// Under both metrics.
+    Always,
+}
+
+impl Admissible {
+    /// Whether the estimate is a lower bound on the cost under `metric`.
+    pub fn under(self, metric: Metric) -> bool {
+        match self {
+            Admissible::Never => false,
+            Admissible::Steps => metric == Metric::Steps,
+            Admissible::Always => true,
+        }
+    }
+
+    /// How `solver heuristics` says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Admissible::Never => "inadmissible",
+            Admissible::Steps => "admissible (steps)",
+            Admissible::Always => "admissible",
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -74,5 +110,21 @@ impl HeuristicInfo {
     /// the reasoner's parameter space hold.
     pub fn recorded(&self) -> impl Iterator<Item = &OptionInfo> {
         self.options.iter().filter(|o| o.recorded)
+    }
+}
+
+#[cfg(test)]
+mod admissible_tests {
+    use super::*;
+
+    #[test]
+    fn admissibility_depends_on_the_metric_and_reads_as_a_word() {
+        assert!(Admissible::Steps.under(Metric::Steps));
+        assert!(!Admissible::Steps.under(Metric::Moves));
+        assert!(Admissible::Always.under(Metric::Moves));
+        assert!(!Admissible::Never.under(Metric::Steps));
+        let json = serde_json::to_string(&Admissible::Steps).unwrap();
+        assert_eq!(json, "\"steps\"");
+        assert!(serde_json::from_str::<Admissible>("true").is_err());
     }
 }

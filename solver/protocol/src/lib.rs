@@ -22,7 +22,7 @@ pub mod ranges;
 pub mod result;
 
 pub use choices::{Algorithm, EncodingKind, Metric, Resting};
-pub use heuristic::{Heuristic, HeuristicInfo};
+pub use heuristic::{Admissible, Heuristic, HeuristicInfo};
 pub use improve::ImproveReport;
 pub use options::{OptionInfo, OptionKind, OptionSettings, Value, Vary};
 pub use params::{Limits, SearchParams};

@@ -12,11 +12,7 @@ use crate::heuristics::REGISTRY;
 pub fn run(args: &ListArgs) -> Result<i32, Failure> {
     let infos: Vec<_> = REGISTRY.iter().map(|s| s.info()).collect();
     let lines = REGISTRY.iter().map(|s| {
-        let admissible = if s.admissible {
-            "admissible"
-        } else {
-            "inadmissible"
-        };
+        let admissible = s.admissible.describe();
         let flags: Vec<&str> = s.options.iter().map(|o| o.flag).collect();
         let options = if flags.is_empty() {
             String::new()

@@ -2,14 +2,14 @@
 //! uniform-cost search, which makes it the baseline any other heuristic must
 //! beat.
 
-use super::{Context, Heuristic, Spec};
+use super::{Admissible, Context, Heuristic, Spec};
 use crate::moves::State;
 
 /// The registration of blind (see [`super::REGISTRY`]).
 pub const SPEC: Spec = Spec {
     name: "blind",
     doc: "0 everywhere: A* becomes uniform-cost search, the baseline.",
-    admissible: true,
+    admissible: Admissible::Always,
     options: &[],
     proximity: true,
     build: |_cx: &Context| Box::new(Blind),

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::{Context, Heuristic, Opt, Spec};
+use super::{Admissible, Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::moves::{State, NO_OWNER};
 use sbp_protocol::options::{OptionKind, Vary};
@@ -35,7 +35,7 @@ pub const WEIGHT: Opt = Opt {
 pub const SPEC: Spec = Spec {
     name: "goal-clear",
     doc: "Master distance plus W per goal cell another block holds (--goal-clear-weight W).",
-    admissible: false,
+    admissible: Admissible::Never,
     options: &[WEIGHT],
     proximity: true,
     build: |cx: &Context| {

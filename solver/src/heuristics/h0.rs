@@ -1,7 +1,7 @@
 //! h0 (thesis §3.2.1): the Manhattan distance of the goal blocks (usually
 //! just the master) to their goal. Admissible for the steps metric.
 
-use super::{Context, Heuristic, Spec};
+use super::{Admissible, Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::moves::State;
 
@@ -9,7 +9,7 @@ use crate::moves::State;
 pub const SPEC: Spec = Spec {
     name: "h0",
     doc: "Manhattan distance of the goal blocks (the master) to their goal.",
-    admissible: true,
+    admissible: Admissible::Steps,
     proximity: true,
     options: &[],
     build: |cx: &Context| Box::new(MasterDistance::new(cx.geometry)),

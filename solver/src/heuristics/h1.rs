@@ -5,7 +5,7 @@
 //! spaces: with as many spaces as the edge is long, each master step costs
 //! about one step to clear plus the step itself. Not admissible.
 
-use super::{Context, Heuristic, Spec};
+use super::{Admissible, Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
@@ -14,7 +14,7 @@ use crate::moves::State;
 pub const SPEC: Spec = Spec {
     name: "h1",
     doc: "h0 times an estimate of the steps needed per master step.",
-    admissible: false,
+    admissible: Admissible::Never,
     proximity: true,
     options: &[],
     build: |cx: &Context| Box::new(StepsPerMasterStep::new(cx.puzzle, cx.geometry)),

@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 
-use super::{Context, Heuristic, Opt, Spec};
+use super::{Admissible, Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
@@ -43,7 +43,7 @@ pub const WEIGHTS: Opt = Opt {
 pub const SPEC: Spec = Spec {
     name: "h2",
     doc: "Overestimate from master distance, spaces' distance to the master and space value, weighted by --h2 A,B,C.",
-    admissible: false,
+    admissible: Admissible::Never,
     proximity: true,
     options: &[WEIGHTS],
     build: |cx: &Context| {

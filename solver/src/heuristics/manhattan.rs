@@ -9,7 +9,7 @@
 //! The modified linear conflict adds one step for a row where a goal tile
 //! must pass a 1x1 block that has no goal.
 
-use super::{Context, Heuristic, Spec};
+use super::{Admissible, Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::{Move, State, NO_OWNER};
@@ -19,7 +19,7 @@ use crate::params::Metric;
 pub const SPEC: Spec = Spec {
     name: "manhattan",
     doc: "Sum of goal blocks' Manhattan distances plus linear conflict.",
-    admissible: true,
+    admissible: Admissible::Always,
     proximity: true,
     options: &[],
     build: |cx: &Context| {

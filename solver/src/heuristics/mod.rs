@@ -21,6 +21,7 @@ use crate::model::Puzzle;
 use crate::moves::{Move, State};
 use crate::params::{Heuristic as Name, SearchParams};
 use sbp_protocol::options::{OptionInfo, OptionKind, Value, Vary};
+pub use sbp_protocol::Admissible;
 use sbp_protocol::HeuristicInfo;
 
 /// Every heuristic the solver offers: the registration lines.
@@ -74,8 +75,8 @@ pub struct Spec {
     pub name: &'static str,
     /// One line for `solver heuristics` and the reasoner.
     pub doc: &'static str,
-    /// Never overestimates the remaining steps.
-    pub admissible: bool,
+    /// Under which metrics it never overestimates the remaining cost.
+    pub admissible: Admissible,
     /// Options of its own besides `--weight` (e.g. `h2`'s `--h2 A,B,C`).
     pub options: &'static [Opt],
     /// Whether the reasoner's proximity search may switch to it.

@@ -16,7 +16,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::{Context, Heuristic, Spec};
+use super::{Admissible, Context, Heuristic, Spec};
 use crate::geometry::Geometry;
 use crate::moves::{MoveGenerator, State, NO_OWNER};
 
@@ -24,7 +24,7 @@ use crate::moves::{MoveGenerator, State, NO_OWNER};
 pub const SPEC: Spec = Spec {
     name: "path",
     doc: "Cheapest route of the master to its goal, each step costing one plus the cells other blocks cover in front of it.",
-    admissible: false,
+    admissible: Admissible::Never,
     proximity: true,
     options: &[],
     build: |cx: &Context| Box::new(RouteCost::new(cx)),

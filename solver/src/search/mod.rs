@@ -96,8 +96,8 @@ pub struct Engine<'a> {
     /// False when counting: no position is a goal, the search runs until exhausted.
     pub goal_enabled: bool,
     /// The heuristic's estimate may count against `--max-length`: it is
-    /// declared admissible, and the metric is steps (the declarations speak
-    /// of steps; under moves `h0` counts cells a single move may cover).
+    /// declared admissible under the metric (under moves `h0` counts cells a
+    /// single move may cover, so it is admissible under steps only).
     length_by_estimate: bool,
     started: Instant,
     deadline: Option<Instant>,
@@ -155,8 +155,8 @@ impl<'a> Engine<'a> {
             keep_for_best: false,
             progress,
             goal_enabled: true,
-            length_by_estimate: params.metric == crate::params::Metric::Steps
-                && crate::heuristics::lookup(&params.heuristic).is_some_and(|s| s.admissible),
+            length_by_estimate: crate::heuristics::lookup(&params.heuristic)
+                .is_some_and(|s| s.admissible.under(params.metric)),
             started,
             deadline,
         }

@@ -162,15 +162,18 @@ fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError
                 params.weight
             )));
         }
-        if crate::heuristics::lookup(&params.heuristic).is_some_and(|s| !s.admissible) {
+        let metric = params.metric;
+        if crate::heuristics::lookup(&params.heuristic).is_some_and(|s| !s.admissible.under(metric))
+        {
             let admissible: Vec<&str> = crate::heuristics::REGISTRY
                 .iter()
-                .filter(|s| s.admissible)
+                .filter(|s| s.admissible.under(metric))
                 .map(|s| s.name)
                 .collect();
             return Err(SearchError::NbsSetting(format!(
-                "--algorithm nbs needs an admissible heuristic, and {} may overestimate: use one of {}",
+                "--algorithm nbs needs an admissible heuristic, and {} may overestimate under --metric {}: use one of {}",
                 params.heuristic,
+                metric.name(),
                 admissible.join(", ")
             )));
         }

@@ -43,7 +43,7 @@ if [ "$cmd" = features ]; then
 fi
 if [ "$cmd" = heuristics ]; then
   if [ "$MODE" = slowlist ]; then echo $$ > "$(dirname "$0")/heuristics.pid"; exec sleep 120; fi
-  echo '[{"name":"h0","doc":"","admissible":true,"options":[]},{"name":"h2","doc":"","admissible":false,"options":[{"flag":"h2","json":"h2","doc":"","kind":"reals","count":3,"min":0.0,"max":1000000.0,"default":[1.0,0.0,1.0],"vary":"log1p","recorded":true}]}]'; exit 0
+  echo '[{"name":"h0","doc":"","admissible":"steps","options":[]},{"name":"h2","doc":"","admissible":"never","options":[{"flag":"h2","json":"h2","doc":"","kind":"reals","count":3,"min":0.0,"max":1000000.0,"default":[1.0,0.0,1.0],"vary":"log1p","recorded":true}]}]'; exit 0
 fi
 [ "$cmd" = solve ] || exit 2
 all="$*"

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::manhattan::ManhattanLinearConflict;
-use super::{Context, Heuristic, Opt, Spec};
+use super::{Admissible, Context, Heuristic, Opt, Spec};
 use crate::geometry::Geometry;
 use crate::model::Puzzle;
 use crate::moves::State;
@@ -79,7 +79,7 @@ pub const CACHE: Opt = Opt {
 pub const SPEC: Spec = Spec {
     name: "pdb",
     doc: "Pattern databases (--pdb, --pdb-memory, --pdb-cache).",
-    admissible: true,
+    admissible: Admissible::Always,
     options: &[PATTERNS, MEMORY, CACHE],
     proximity: true,
     build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params).into_heuristic(),
