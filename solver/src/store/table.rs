@@ -28,7 +28,11 @@ pub enum Insert {
     Present { slot: usize, payload: u64 },
 }
 
+/// Aligned to a cache line: the shards of a [`VisitedSet`] sit side by side
+/// in one vector, and under parallel insertion two threads update the `len`
+/// of neighbouring shards (the last of one group, the first of the next).
 #[derive(Clone, Debug)]
+#[repr(align(64))]
 pub struct KeyTable {
     key_bits: u32,
     payload_bits: u32,

@@ -103,8 +103,10 @@ pub(super) fn parallel_fits(e: &Engine, s: &Sink, batches: &[Batch]) -> bool {
     e.memory_left(0) >= worst as u64
 }
 
-/// One thread's marks of the keys it found new: a bitmap per batch.
+/// One thread's marks of the keys it found new: a bitmap per batch (aligned
+/// so that two threads' marks share no cache line).
 #[derive(Default)]
+#[repr(align(128))]
 pub(super) struct Marks {
     new: Vec<Vec<u64>>,
     /// Indices of the keys this thread owns in the batch at hand.

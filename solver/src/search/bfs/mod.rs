@@ -30,10 +30,11 @@ use expand::{Batch, Context, Worker};
 use insert::{Marks, Sink};
 
 /// Parents expanded between two checks of the limits: large enough that
-/// starting the threads (twice a chunk) costs little against the work, the
-/// same for any number of threads so that the limits are checked at the
-/// same points.
-const CHUNK: usize = 4096;
+/// starting the threads (twice a chunk) and waiting for the slower one cost
+/// little against the work (4096 gave 1.46-1.60x on two threads, 16384
+/// 1.63-1.80x; `experiments/bench.md`), the same for any number of threads
+/// so that the limits are checked at the same points.
+const CHUNK: usize = 16384;
 
 /// Adds the batches' counters to the engine's, in serial order: worker k's
 /// parents follow worker k-1's.
@@ -75,7 +76,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         return Ending::Found(vec![start.clone()]);
     }
     let threads = e.params.threads.max(1);
-    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new(e, start)).collect();
+    let mut workers: Vec<Worker> = (0..threads).map(|k| expand::worker(e, start, k)).collect();
     let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
     let mut marks: Vec<Marks> = Vec::new();
     let tagged = e.params.metric == Metric::Moves && !e.prunings.directed();
