@@ -5,6 +5,7 @@
 //! and concatenate the paths into one solution.
 
 use std::collections::BinaryHeap;
+use std::time::Instant;
 
 use super::path::{lines, walk_back, Recorded};
 use super::Engine;
@@ -16,6 +17,9 @@ use crate::store::VisitedSet;
 
 /// Candidates kept per position asked for, among which diverse ones are picked.
 const POOL_PER_POSITION: usize = 16;
+
+/// Keys scanned between two looks at the clock.
+const CLOCK_EVERY: u64 = 4096;
 
 /// One best position: its goal distance, where it is, and the solution lines
 /// of the goal section it was reached in, from the section's start.
@@ -73,7 +77,9 @@ pub fn nearest(
 
 /// The `size` stored keys of least goal distance (ties: the smaller key),
 /// nearest first. One pass over the set; a key is copied only when it
-/// enters the pool.
+/// enters the pool. The pass ends early at [`Engine::grace_deadline`]: the
+/// keys seen so far still give valid restarts, only perhaps not the very
+/// nearest.
 fn candidates(
     e: &mut Engine,
     set: &VisitedSet,
@@ -82,8 +88,15 @@ fn candidates(
 ) -> Vec<(u32, Vec<u64>)> {
     let mut heap: BinaryHeap<(u32, Vec<u64>)> = BinaryHeap::new();
     let mut state = start.clone();
+    let cutoff = e.grace_deadline();
+    let (mut seen, mut late) = (0u64, false);
     let (encoding, geometry) = (&mut e.encoding, &e.geometry);
     set.for_each(|key, _| {
+        seen += 1;
+        late = late || (seen % CLOCK_EVERY == 0 && cutoff.is_some_and(|c| Instant::now() >= c));
+        if late {
+            return;
+        }
         encoding.decode(key, &mut state);
         let d = geometry.goal_distance(&state);
         let enters = heap.len() < size

@@ -253,6 +253,18 @@ impl<'a> Engine<'a> {
         self.deadline
     }
 
+    /// When work after a search that hit the time limit (the scan for
+    /// `--best-out`) must stop: the deadline plus a twentieth of the limit,
+    /// at least a second. Without it the scan of a large visited set ran
+    /// 50-90 s past a 200-s limit (Ithaca, rank keys), beyond the
+    /// reasoner's timeout for the attempt, which then lost its result.
+    pub fn grace_deadline(&self) -> Option<Instant> {
+        self.deadline.map(|d| {
+            let grace = (d - self.started) / 20;
+            d + grace.max(std::time::Duration::from_secs(1))
+        })
+    }
+
     /// Refuses a puzzle whose keys the visited set cannot store, unless the
     /// algorithm stores no positions (IDA*, DFID).
     pub fn check_key_width(&self) -> Result<(), SearchError> {
