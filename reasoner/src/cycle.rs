@@ -22,7 +22,7 @@ use crate::retrieval::Retrieval as Mode;
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
 use crate::similarity::{self, Ranked, Similarity};
 use crate::space::Space;
-use crate::{restart, variant};
+use crate::{park, restart, variant};
 
 /// Settings of one cycle.
 #[derive(Clone, Debug)]
@@ -52,6 +52,8 @@ pub struct CycleConfig {
     pub variants: usize,
     /// Rounds of restarts from the best positions (0: no restart phase).
     pub restarts: usize,
+    /// Rounds of parking the blocks on the master's way (0: no parking phase).
+    pub parks: usize,
     /// The whole run's budget (`--time-budget`, `--position-budget`),
     /// shared by every phase.
     pub budget: Arc<Budget>,
@@ -75,6 +77,7 @@ impl Default for CycleConfig {
             retrieval: Mode::Similar,
             variants: 3,
             restarts: 2,
+            parks: 4,
             budget: Arc::new(Budget::default()),
             improve: false,
         }
@@ -128,7 +131,7 @@ impl Progress {
         self.done.iter().any(|(p, r)| solves(p, r))
     }
 
-    /// Rows of the variant and restart phases: reported, but never learnt
+    /// Rows of the variant, parking and restart phases: reported, but never learnt
     /// from (they ran on other puzzles, whose bounds are not this one's).
     fn append(&mut self, rows: Vec<(Planned, AttemptResult)>) {
         for (p, r) in rows {
@@ -268,7 +271,7 @@ fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
     }
 }
 
-/// The limited attempts, wave by wave, the variant and restart phases if
+/// The limited attempts, wave by wave, the variant, parking and restart phases if
 /// they failed, then the final unlimited attempt.
 async fn attempts(
     runner: &Arc<Runner>,
@@ -301,6 +304,12 @@ async fn attempts(
     let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
     if go_on(progress) && budget.exhausted().is_none() {
         let results = variant::phase(runner, puzzle, hard, progress.done.len() + 1).await;
+        charge(budget, &results);
+        progress.append(results);
+    }
+    if go_on(progress) && budget.exhausted().is_none() {
+        let first = progress.done.len() + 1;
+        let results = park::phase(runner, puzzle, hard, &progress.done, first).await;
         charge(budget, &results);
         progress.append(results);
     }
@@ -530,6 +539,7 @@ fn found_by(origin: &AttemptRecord, report: &Report) -> FoundBy {
     match (origin.phase, &origin.case) {
         (Phase::Variant | Phase::Subgoals, _) => FoundBy::EasierVariant,
         (Phase::Restart, _) => FoundBy::Restart,
+        (Phase::Park, _) => FoundBy::Parking,
         (Phase::Proximity, _) | (_, None) => FoundBy::ProximitySearch,
         (_, Some(case)) if report.retrieved.iter().any(|r| &r.name == case) => FoundBy::CaseReuse,
         // The thesis's general settings were chosen by hand.

@@ -103,6 +103,11 @@ fn solve_flags() -> Vec<NumericFlag> {
             "rounds of restarts from the best positions (0: none)",
         ),
         own(
+            "parks",
+            whole_range(0, 100),
+            "rounds of parking the blocks on the master's way (0: none)",
+        ),
+        own(
             "attempt-timeout",
             SECONDS,
             "seconds before an attempt is killed",
@@ -243,6 +248,9 @@ pub mod parse {
     }
     pub fn restarts(s: &str) -> Result<usize, String> {
         whole("restarts", s).map(|n| n as usize)
+    }
+    pub fn parks(s: &str) -> Result<usize, String> {
+        whole("parks", s).map(|n| n as usize)
     }
     pub fn seconds(s: &str) -> Result<Duration, String> {
         let x = reals("attempt-timeout", s)?[0];

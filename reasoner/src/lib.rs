@@ -23,6 +23,7 @@
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
 //! | [`variant`]    | the easier-variant phase: a variant's solution as subgoals |
 //! | [`improve`]    | the improve phase: window shortcuts, then [`rerun`], the bounded optimal re-run |
+//! | [`park`]       | parking the blocks on the master's way, round by round, as goal sections |
 //! | [`restart`]    | restarts from the best positions of a stopped attempt |
 //! | [`interrupt`]  | SIGINT/SIGTERM as a value the cycle watches |
 //! | [`flags`]      | the numeric flags' valid ranges, checked while parsing |
@@ -43,6 +44,7 @@ pub mod improve;
 pub mod interrupt;
 pub mod launch;
 pub mod params;
+pub mod park;
 pub mod plan;
 pub mod progress;
 pub mod report;

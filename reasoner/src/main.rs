@@ -113,6 +113,9 @@ struct SolveArgs {
     /// Rounds of restarts from the best positions when the attempts and variants fail, 0 to 100.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse::restarts, allow_negative_numbers = true)]
     restarts: usize,
+    /// Rounds of parking the blocks on the master's way when the attempts and variants fail, 0 to 100.
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse::parks, allow_negative_numbers = true)]
+    parks: usize,
     /// Kill an attempt after S seconds, 0.001 to 1e9 (recorded as failed; default: 60 + 1 per
     /// 20,000 positions of --position-limit).
     #[arg(long, value_name = "S", value_parser = parse::seconds, allow_negative_numbers = true)]
@@ -275,6 +278,14 @@ struct AddArgs {
 }
 
 fn main() {
+    // A closed standard output (`reasoner settings --json | head`) ends the
+    // process quietly, as it does other Unix tools, instead of a panic in
+    // `println!`. The reasoner writes to no other pipe: its solvers' standard
+    // input is null.
+    // SAFETY: restoring a signal's default disposition before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -428,6 +439,7 @@ fn cycle_config(a: &SolveArgs) -> Result<CycleConfig, Error> {
         retrieval: a.retrieval,
         variants: a.variants,
         restarts: a.restarts,
+        parks: a.parks,
         budget: Arc::new(Budget::new(a.time_budget, a.position_budget)),
         improve: !a.no_improve,
     })

@@ -79,6 +79,8 @@ pub enum Phase {
     Subgoals,
     /// From the best positions of an earlier attempt (`restart.rs`).
     Restart,
+    /// The puzzle with the blocks on the master's way parked (`park.rs`).
+    Park,
 }
 
 impl Phase {
@@ -91,6 +93,7 @@ impl Phase {
             Phase::Variant => "variant",
             Phase::Subgoals => "subgoals",
             Phase::Restart => "restart",
+            Phase::Park => "park",
         }
     }
 }

@@ -263,6 +263,7 @@ async fn variant_cycle(
         attempts: (ctx.config.attempts / 2).max(2),
         variants: 0,
         restarts: 0,
+        parks: 0,
         final_run: false,
         progress: false,
         // The variant's solution only gives subgoals: no improve phase.
@@ -350,7 +351,7 @@ async fn subgoal_puzzle(
 }
 
 /// Runs `solver variant PUZZLE ARGS` to its end; its standard output, or why it failed.
-async fn tool(
+pub(crate) async fn tool(
     runner: &Runner,
     puzzle: &Path,
     args: &[&str],

@@ -36,6 +36,9 @@ fn run(dir: &Scratch, retrieval: &str, seed: u64) -> Value {
         "--no-final",
         "--attempts",
         "4",
+        // The ablations compare the limited attempts: no parking rows.
+        "--parks",
+        "0",
         "--retrieval",
         retrieval,
         "--seed",

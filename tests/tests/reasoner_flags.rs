@@ -184,6 +184,21 @@ fn settings_spaces_never_crash() {
     assert_eq!(check(&["settings".to_string(), huge.clone()], &huge), 2);
 }
 
+/// A reader that stops early (`reasoner settings ... --json | head -c 1`) ends
+/// the reasoner quietly, as it does other Unix tools: no panic on the
+/// closed pipe.
+#[test]
+fn a_closed_standard_output_ends_the_reasoner_without_a_panic() {
+    let line = format!(
+        "'{}' settings --spaces 1 --grid 50 --seed 1 --json | head -c 1 >/dev/null",
+        end_to_end::reasoner_bin().display()
+    );
+    let out = Command::new("sh").args(["-c", &line]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+}
+
 #[test]
 fn the_edges_of_each_range_are_accepted_and_beyond_them_refused() {
     let t = setup();

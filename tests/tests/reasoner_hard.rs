@@ -1,6 +1,7 @@
 //! End-to-end tests of the reasoner's phases for hard puzzles, with the real
 //! solver under small position limits: the easier-variant phase (a variant's
-//! solution as subgoals) and restarts from the best positions. Each winning
+//! solution as subgoals), parking the blocks on the master's way, and
+//! restarts from the best positions. Each winning
 //! solution is replayed against the original puzzle by `solver verify`.
 
 use std::process::{Command, Output};
@@ -119,7 +120,13 @@ fn a_restart_from_the_best_positions_solves_and_the_concatenation_verifies() {
     let dir = Scratch::new("restart-phase");
     let classic = puzzle("puzzles/klotski/classic.txt");
     let own = "Classic Klotski (Red Donkey, master to the bottom centre)";
-    let (out, v) = solve(&dir, &classic, own, "5000", &["--variants", "0"]);
+    let (out, v) = solve(
+        &dir,
+        &classic,
+        own,
+        "5000",
+        &["--variants", "0", "--parks", "0"],
+    );
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -143,7 +150,53 @@ fn a_restart_from_the_best_positions_solves_and_the_concatenation_verifies() {
         &classic,
         own,
         "5000",
-        &["--variants", "0", "--restarts", "0"],
+        &["--variants", "0", "--restarts", "0", "--parks", "0"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(v["status"], "limit_reached");
+}
+
+#[test]
+fn the_parking_phase_solves_a_puzzle_the_bounded_attempts_fail_on() {
+    let dir = Scratch::new("park-phase");
+    let classic = puzzle("puzzles/klotski/classic.txt");
+    let own = "Classic Klotski (Red Donkey, master to the bottom centre)";
+    let (out, v) = solve(
+        &dir,
+        &classic,
+        own,
+        "10000",
+        &["--variants", "0", "--restarts", "0", "--no-improve"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let attempts = v["attempts"].as_array().unwrap();
+    let direct: Vec<&Value> = attempts.iter().filter(|a| a["phase"] == "reuse").collect();
+    assert_eq!(direct.len(), 2);
+    assert!(direct.iter().all(|a| a["status"] == "limit_reached"), "{v}");
+    let w = winner(&v);
+    assert_eq!(w["phase"], "park", "{v}");
+    assert!(w["positions_examined"].as_u64().unwrap() <= 10000);
+    assert!(
+        w["case"].as_str().unwrap().starts_with("parked round"),
+        "{w}"
+    );
+    assert!(
+        v["steps"].as_u64().unwrap() >= 116,
+        "Classic's optimum is 116 steps"
+    );
+    assert_solution_replays(&dir, &classic, &v);
+    // Without the phase the same run is not solved.
+    let (out, v) = solve(
+        &dir,
+        &classic,
+        own,
+        "10000",
+        &["--variants", "0", "--restarts", "0", "--parks", "0"],
     );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(v["status"], "limit_reached");

@@ -244,3 +244,102 @@ fn bad_variant_requests_are_refused_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--best-out takes one puzzle"));
 }
+
+/// `solver variant --park BEST`: Classic stalls under A* w5 `path` at
+/// 10,000 positions; the block on the master's way in the nearest stored
+/// position gets a parking place off the master's route, as a goal section
+/// before the final goal, and the same search then solves the parked
+/// puzzle, whose solution replays against the original.
+#[test]
+fn parking_the_block_on_the_masters_way_solves_and_replays() {
+    let full = classic();
+    let (best, parked, sol) = (temp("park.json"), temp("parked.txt"), temp("parked.sol"));
+    let (best, parked, sol) = (
+        best.to_str().unwrap(),
+        parked.to_str().unwrap(),
+        sol.to_str().unwrap(),
+    );
+    let search = [
+        "--algorithm",
+        "astar",
+        "--heuristic",
+        "path",
+        "--weight",
+        "5",
+    ];
+    let mut stalled = vec!["solve", full.as_str(), "--max-positions", "10000"];
+    stalled.extend(search);
+    stalled.extend(["--best-out", best, "--json"]);
+    let first: Value = serde_json::from_str(&ok(&stalled, 1)).unwrap();
+    assert_eq!(first["status"], "limit_reached", "{first}");
+    let out = run_solver(&["variant", &full, "--park", best, "-o", parked]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("parked "));
+    let text = std::fs::read_to_string(parked).unwrap();
+    assert!(text.contains("% parked: round 1: "), "{text}");
+    // One goal section more than Classic's one (four `!` lines before).
+    assert_eq!(text.matches("\n!\n").count(), 5, "{text}");
+    // The optimum no longer holds for the parked puzzle.
+    assert!(!text.contains("% optimum"), "{text}");
+    let mut again = vec!["solve", parked, "--max-positions", "10000"];
+    again.extend(search);
+    again.extend(["--solution", sol, "--json"]);
+    let solved: Value = serde_json::from_str(&ok(&again, 0)).unwrap();
+    assert_eq!(solved["status"], "solved");
+    let v = verify(&full, sol);
+    assert_eq!(v["valid"], true, "{v}");
+    assert!(
+        v["steps"].as_u64().unwrap() >= 116,
+        "Classic's optimum is 116 steps"
+    );
+    // A second round keeps the first round's places and adds a section.
+    let best2 = temp("park2.json");
+    let best2 = best2.to_str().unwrap();
+    std::fs::write(best2, std::fs::read_to_string(best).unwrap()).unwrap();
+    let twice = temp("parked2.txt");
+    let out = run_solver(&[
+        "variant",
+        parked,
+        "--park",
+        best2,
+        "-o",
+        twice.to_str().unwrap(),
+    ]);
+    if out.status.code() == Some(0) {
+        let text2 = std::fs::read_to_string(&twice).unwrap();
+        assert!(text2.contains("% parked: round 2: "), "{text2}");
+        assert_eq!(text2.matches("\n!\n").count(), 6, "{text2}");
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("could be parked"), "{err}");
+    }
+}
+
+#[test]
+fn bad_park_requests_are_refused_with_exit_2() {
+    let full = classic();
+    let (garbage, empty) = (temp("garbage.json"), temp("empty.json"));
+    std::fs::write(&garbage, "not json").unwrap();
+    std::fs::write(&empty, r#"{"puzzle": "x", "positions": []}"#).unwrap();
+    let missing = temp("missing.json");
+    for (best, says) in [
+        (
+            garbage.to_str().unwrap(),
+            "not a `solver solve --best-out` file",
+        ),
+        (empty.to_str().unwrap(), "holds no position"),
+        (missing.to_str().unwrap(), "cannot read it"),
+    ] {
+        let out = run_solver(&["variant", &full, "--park", best]);
+        assert_eq!(out.status.code(), Some(2), "{best}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{best}: {err}");
+    }
+    let out = run_solver(&["variant", &full, "--park", "x.json", "--rank"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -75,6 +75,8 @@ pub enum FoundBy {
     EasierVariant,
     /// They solved it from the best positions of an earlier attempt.
     Restart,
+    /// They solved it with the blocks on the master's way parked first.
+    Parking,
 }
 
 impl FoundBy {
@@ -85,6 +87,7 @@ impl FoundBy {
             FoundBy::ProximitySearch => "proximity-search",
             FoundBy::EasierVariant => "easier-variant",
             FoundBy::Restart => "restart",
+            FoundBy::Parking => "parking",
         }
     }
 }

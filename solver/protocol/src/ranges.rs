@@ -179,6 +179,14 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         meaning: "a subgoal after every N moves of the variant's solution",
     },
     NumericFlag {
+        name: "park-blocks",
+        commands: "variant",
+        arity: Arity::One,
+        // A board holds at most 128x128 cells, each at most one block.
+        range: ValueRange::Whole { min: 1, max: 16384 },
+        meaning: "blocks --park parks at most",
+    },
+    NumericFlag {
         name: "best-count",
         commands: "solve",
         arity: Arity::One,

@@ -4,7 +4,9 @@
 //! puzzle without those blocks, `--merge` the puzzle with its interchangeable
 //! blocks merged into one type; adding `--subgoals SOLUTION` (the variant's
 //! solution) writes the full puzzle with the variant's positions as goal
-//! sections instead.
+//! sections instead. `--park BEST` (a `solver solve --best-out` file) writes
+//! the puzzle with one more goal section that parks the blocks standing on
+//! the master's way in the nearest stored position.
 
 use clap::Args;
 
@@ -12,7 +14,7 @@ use super::verify::{one_puzzle, read_solution};
 use super::{write_output, Failure, PuzzleInput};
 use crate::formats::native;
 use crate::solution;
-use crate::variant::{self, merge, obstruction, subgoals};
+use crate::variant::{self, merge, obstruction, park, subgoals};
 
 #[derive(Args, Debug)]
 pub struct VariantArgs {
@@ -28,8 +30,14 @@ pub struct VariantArgs {
     #[arg(long, conflicts_with = "remove")]
     pub merge: bool,
     /// List the blocks, most obstructing first (the master's swept path on the empty board).
-    #[arg(long, conflicts_with_all = ["remove", "merge", "subgoals"])]
+    #[arg(long, conflicts_with_all = ["remove", "merge", "subgoals", "park"])]
     pub rank: bool,
+    /// A `solver solve --best-out` file of this puzzle: write the puzzle with a goal section before its final goal that parks the blocks on the master's way in the file's nearest position (and keeps the places of an earlier --park section).
+    #[arg(long, value_name = "BEST", conflicts_with_all = ["remove", "merge", "subgoals"])]
+    pub park: Option<String>,
+    /// With --park: how many blocks to park at most, nearest the goal first (one per round parks fewer blocks that are not in the way: American Pie solved with 1, not 3).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::ranged::whole::<usize>("variant", "park-blocks"))]
+    pub park_blocks: usize,
     /// The variant's solution (with --remove or --merge): write the full puzzle with its positions as subgoals.
     #[arg(long, value_name = "SOLUTION")]
     pub subgoals: Option<String>,
@@ -65,6 +73,9 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     }
     if args.merge {
         return merged(args, &puzzle);
+    }
+    if let Some(best) = &args.park {
+        return parked(args, &puzzle, best);
     }
     if args.remove.is_empty() {
         return Err(Failure::input(
@@ -109,6 +120,37 @@ fn merged(args: &VariantArgs, puzzle: &crate::model::Puzzle) -> Result<i32, Fail
                 .map_err(|m| Failure::input(format!("{sol}: {m}")))?
         }
     };
+    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    Ok(0)
+}
+
+/// `--park BEST`: the puzzle with a parking section from BEST's nearest
+/// position; what was parked goes to standard error.
+fn parked(args: &VariantArgs, puzzle: &crate::model::Puzzle, best: &str) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let text = std::fs::read_to_string(best)
+        .map_err(|e| Failure::input(format!("{best}: cannot read it: {e}")))?;
+    let positions: sbp_protocol::best::BestPositions =
+        serde_json::from_str(&text).map_err(|e| {
+            Failure::input(format!(
+                "{best}: not a `solver solve --best-out` file ({e})"
+            ))
+        })?;
+    let nearest = positions.positions.first().ok_or_else(|| {
+        Failure::input(format!(
+            "{best}: holds no position (the search solved the puzzle, or its algorithm keeps no visited set)"
+        ))
+    })?;
+    let stall = native::parse(&nearest.puzzle, best)
+        .map_err(|e| Failure::input(format!("{best}: its nearest position does not parse: {e}")))?;
+    let (out, moved) = park::park(puzzle, &stall, args.park_blocks)
+        .map_err(|m| Failure::input(format!("{file}: --park {best}: {m}")))?;
+    for p in &moved {
+        eprintln!(
+            "parked {} at {},{} (stands at {},{} in the nearest position, distance {})",
+            p.id, p.to.0, p.to.1, p.from.0, p.from.1, nearest.distance
+        );
+    }
     write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
     Ok(0)
 }

@@ -8,10 +8,12 @@
 //! | `mod.rs` | removing blocks: the variant puzzle |
 //! | [`merge`] | merging interchangeable blocks, and its solution back in the full puzzle's ids |
 //! | [`obstruction`] | which blocks obstruct the master's way most |
+//! | [`park`] | parking the blocks on the master's way from a stall position, as a goal section |
 //! | [`subgoals`] | a variant's solution as goal sections of the full puzzle |
 
 pub mod merge;
 pub mod obstruction;
+pub mod park;
 pub mod subgoals;
 
 use crate::model::{Cell, Goal, GoalRequirement, Position, Puzzle};

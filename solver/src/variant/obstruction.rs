@@ -75,19 +75,36 @@ pub fn rank(puzzle: &Puzzle) -> Vec<Obstruction> {
 /// final goal anchor on the empty board; all false when there is no master,
 /// no master goal or no such path.
 fn swept_cells(puzzle: &Puzzle) -> Vec<bool> {
-    let n = puzzle.board.len();
-    let mut swept = vec![false; n];
+    let mut swept = vec![false; puzzle.board.len()];
     let Some(m) = puzzle.master() else {
         return swept;
+    };
+    let start = puzzle.start.anchors[puzzle.type_range(m).start] as usize;
+    for at in master_route(puzzle, start) {
+        for c in puzzle.cells_at(m, at).unwrap_or_default() {
+            swept[c] = true;
+        }
+    }
+    swept
+}
+
+/// The master's anchors along one shortest path from `start` to its final
+/// goal anchor on the empty board (walls and doors only, its slider axis
+/// kept), the goal first and `start` last; empty when there is no master,
+/// no master goal or no such path.
+pub fn master_route(puzzle: &Puzzle, start: usize) -> Vec<usize> {
+    let n = puzzle.board.len();
+    let Some(m) = puzzle.master() else {
+        return Vec::new();
     };
     let Some(goal) = puzzle
         .final_goal()
         .and_then(|g| g.requirements.iter().find(|r| r.block_type == m))
         .and_then(|r| r.anchors.first())
     else {
-        return swept;
+        return Vec::new();
     };
-    let start = puzzle.start.anchors[puzzle.type_range(m).start] as usize;
+    let goal = *goal as usize;
     let fits = |a: usize| {
         puzzle
             .cells_at(m, a)
@@ -102,7 +119,7 @@ fn swept_cells(puzzle: &Puzzle) -> Vec<bool> {
     parent[start] = start;
     let mut queue = VecDeque::from([start]);
     while let Some(a) = queue.pop_front() {
-        if a == *goal as usize {
+        if a == goal {
             break;
         }
         for &(dr, dc) in steps {
@@ -114,19 +131,16 @@ fn swept_cells(puzzle: &Puzzle) -> Vec<bool> {
             }
         }
     }
-    let mut at = *goal as usize;
-    if parent[at] == usize::MAX {
-        return swept;
+    if parent[goal] == usize::MAX {
+        return Vec::new();
     }
-    loop {
-        for c in puzzle.cells_at(m, at).unwrap_or_default() {
-            swept[c] = true;
-        }
-        if at == start {
-            return swept;
-        }
+    let mut route = vec![goal];
+    let mut at = goal;
+    while at != start {
         at = parent[at];
+        route.push(at);
     }
+    route
 }
 
 #[cfg(test)]

@@ -1,0 +1,222 @@
+//! The parking phase (issue 15): when the attempts and the variant phase
+//! have not solved the puzzle, the position nearest the goal that the
+//! nearest attempt stored shows which block stands on the master's way.
+//! `solver variant --park` gives it a parking place off the master's route
+//! and writes the puzzle with that place as a goal section before the final
+//! goal; the nearest attempt's parameters solve that puzzle from the start.
+//! If it stalls again, its own nearest position parks the next block (the
+//! places found so far kept), round after round (`--parks`). American Pie,
+//! which no single setting solves within 5 million positions, is solved in
+//! the third round (`v`, then `r` parked).
+//!
+//! A solution of a parked puzzle is one of the original (same start, same
+//! final goal): it is replayed against the original by `solver verify`
+//! before it counts.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::params::{Algorithm, Heuristic, ParamSet, Value};
+use crate::plan::{Phase, Planned};
+use crate::restart::{best_file, best_out_args};
+use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
+use crate::variant::{tool, Context};
+
+/// The setting the phase parks with first: A* with weight 5 on `path`, the
+/// heuristic that steers the master along its route, off which the blocks
+/// are parked. On American Pie it solved in the third round, where the
+/// chains with A* w3 on `path` and A* w5 on `h0` stalled (experiments/README.md).
+pub fn park_setting() -> ParamSet {
+    ParamSet {
+        algorithm: Algorithm::Astar,
+        heuristic: Heuristic::new("path"),
+        weight: 5.0,
+        ..ParamSet::default()
+    }
+    .with("resting", Value::Text("off".into()))
+}
+
+/// One chain of rounds: its parameters, the best positions it starts
+/// from (`None`: a first run of its own finds them) and the attempt they
+/// came from.
+struct Chain {
+    params: ParamSet,
+    best: Option<PathBuf>,
+    from: Option<usize>,
+}
+
+/// Runs the phase after the attempts `done`: a chain with
+/// [`park_setting`], then one with the parameters of the attempt that came
+/// nearest the goal. Returns its report rows, numbered from `first`, the
+/// last one solved when a round worked.
+pub async fn phase(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    ctx: &Context<'_>,
+    done: &[(Planned, AttemptResult)],
+    first: usize,
+) -> Vec<(Planned, AttemptResult)> {
+    let mut rows = Vec::new();
+    if ctx.config.parks == 0 {
+        return rows;
+    }
+    let stopped = |p: &Planned, r: &AttemptResult| {
+        r.status == RunStatus::LimitReached && p.params.variant.is_none()
+    };
+    // Parking starts from a stall: an attempt stopped by its limit that
+    // left its nearest positions (a solver without `--best-out`, or
+    // attempts that all failed, leave the phase out).
+    let nearest = done
+        .iter()
+        .filter(|(p, r)| stopped(p, r))
+        .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index))
+        .filter(|(p, _)| best_file(runner, puzzle, p.index).exists());
+    let Some((near, _)) = nearest else {
+        return rows;
+    };
+    let setting = ctx.space.normalized(park_setting());
+    let own = done
+        .iter()
+        .find(|(p, r)| stopped(p, r) && ctx.space.normalized(p.params.clone()) == setting);
+    let mut chains = vec![Chain {
+        params: park_setting(),
+        best: own.map(|(p, _)| best_file(runner, puzzle, p.index)),
+        from: own.map(|(p, _)| p.index),
+    }];
+    if ctx.space.normalized(near.params.clone()) != setting {
+        chains.push(Chain {
+            params: near.params.clone(),
+            best: Some(best_file(runner, puzzle, near.index)),
+            from: Some(near.index),
+        });
+    }
+    for chain in chains {
+        if ctx.config.budget.exhausted().is_some()
+            || run_chain(runner, puzzle, ctx, chain, first, &mut rows).await
+        {
+            break;
+        }
+    }
+    rows
+}
+
+/// One chain: its first run when it has no best positions yet, then
+/// `--parks` rounds, each parking one more block from the last stall.
+/// True when a run solved the puzzle (verified on the original).
+async fn run_chain(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    ctx: &Context<'_>,
+    chain: Chain,
+    first: usize,
+    rows: &mut Vec<(Planned, AttemptResult)>,
+) -> bool {
+    let config = ctx.config;
+    let limits = RunLimits {
+        max_positions: Some(config.position_limit),
+        timeout: config.attempt_timeout,
+        ..RunLimits::default()
+    };
+    let Chain { params, best, from } = chain;
+    let solve = |file: PathBuf, index: usize| {
+        let params = params.clone();
+        async move {
+            let extra = best_out_args(runner, &file, index);
+            let r = runner
+                .solve_with(
+                    &file,
+                    &params,
+                    &config.budget.limit(limits, 1),
+                    index,
+                    &extra,
+                )
+                .await;
+            // Solved on a parked puzzle: it must solve the original as well.
+            runner
+                .check_claim(puzzle, r, index, config.attempt_timeout)
+                .await
+        }
+    };
+    let mut best = match best {
+        Some(b) => b,
+        None => {
+            let index = first + rows.len();
+            let r = solve(puzzle.to_path_buf(), index).await;
+            let solved = r.status == RunStatus::Solved;
+            rows.push((
+                row(index, "the parking setting's first run", from, &params),
+                r,
+            ));
+            if solved {
+                return true;
+            }
+            best_file(runner, puzzle, index)
+        }
+    };
+    let mut current = puzzle.to_path_buf();
+    for _ in 0..config.parks {
+        if config.budget.exhausted().is_some() {
+            break;
+        }
+        let index = first + rows.len();
+        let parked = match park(runner, &current, &best, index, ctx).await {
+            Ok(p) => p,
+            Err(e) => {
+                // Nothing (more) to park is the usual end: a row says why.
+                rows.push((
+                    row(index, "no parking", from, &params),
+                    AttemptResult::failed(e, 0),
+                ));
+                return false;
+            }
+        };
+        let r = solve(parked.clone(), index).await;
+        let solved = r.status == RunStatus::Solved;
+        rows.push((row(index, &described(&parked), from, &params), r));
+        if solved {
+            return true;
+        }
+        best = best_file(runner, &parked, index);
+        current = parked;
+    }
+    false
+}
+
+/// `solver variant CURRENT --park BEST`: the parked puzzle's path.
+async fn park(
+    runner: &Runner,
+    current: &Path,
+    best: &Path,
+    index: usize,
+    ctx: &Context<'_>,
+) -> Result<PathBuf, String> {
+    if !best.exists() {
+        return Err("the nearest attempt left no best positions to park from".to_string());
+    }
+    let out = runner.scratch_file(&format!("parked-{index}.txt"));
+    let (b, o) = (best.display().to_string(), out.display().to_string());
+    tool(runner, current, &["--park", &b, "-o", &o], ctx).await?;
+    Ok(out)
+}
+
+/// What the parked puzzle's last `% parked:` line says (the round and the
+/// places), for the report.
+fn described(parked: &Path) -> String {
+    let text = std::fs::read_to_string(parked).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("% parked:"))
+        .next_back()
+        .map(|s| format!("parked {}", s.trim()))
+        .unwrap_or_else(|| "parked".to_string())
+}
+
+/// A report row of the phase.
+fn row(index: usize, note: &str, from: Option<usize>, params: &ParamSet) -> Planned {
+    Planned {
+        index,
+        phase: Phase::Park,
+        case: Some(note.to_string()),
+        from,
+        params: params.clone(),
+    }
+}
