@@ -20,6 +20,13 @@ use crate::runner::RunLimits;
 /// run still ends within its budget.
 const OWN_LIMIT_SHARE: f64 = 0.9;
 
+/// Share of a budget the limited attempts may use while the puzzle is
+/// unsolved: the rest is kept for the phases for hard puzzles (parking,
+/// variants, restarts) and the final run. Without it the 25 attempts of 5M
+/// positions on American Pie take the whole 20 minutes on two cores, and
+/// the parking phase that solves it never starts.
+const ATTEMPTS_SHARE: f64 = 0.5;
+
 /// The run's budget and what has been used of it. Shared (`Arc`) by the
 /// phases; the position counter is atomic so concurrent attempts can charge it.
 #[derive(Debug)]
@@ -89,6 +96,18 @@ impl Budget {
         } else {
             None
         }
+    }
+
+    /// True once the limited attempts have used their share of a budget
+    /// ([`ATTEMPTS_SHARE`] of the time or of the positions); never without one.
+    pub fn attempts_share_used(&self) -> bool {
+        let time = self
+            .time
+            .is_some_and(|t| self.started.elapsed() >= t.mul_f64(ATTEMPTS_SHARE));
+        let positions = self
+            .positions
+            .is_some_and(|p| self.used.load(Ordering::Relaxed) as f64 >= p as f64 * ATTEMPTS_SHARE);
+        time || positions
     }
 
     /// The time a solver is told to stop itself within, when it will be
@@ -173,5 +192,18 @@ mod tests {
             Budget::default().limit(RunLimits::default(), 3),
             RunLimits::default()
         );
+    }
+
+    #[test]
+    fn the_attempts_stop_at_half_a_budget() {
+        let b = Budget::new(None, Some(1000));
+        assert!(!b.attempts_share_used());
+        b.charge(499);
+        assert!(!b.attempts_share_used());
+        b.charge(1);
+        assert!(b.attempts_share_used() && b.exhausted().is_none());
+        assert!(Budget::new(Some(Duration::ZERO), None).attempts_share_used());
+        assert!(!Budget::new(Some(Duration::from_secs(100)), None).attempts_share_used());
+        assert!(!Budget::default().attempts_share_used());
     }
 }

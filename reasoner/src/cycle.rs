@@ -271,8 +271,11 @@ fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
     }
 }
 
-/// The limited attempts, wave by wave, the variant, parking and restart phases if
-/// they failed, then the final unlimited attempt.
+/// The limited attempts, wave by wave (at most half of a budget while
+/// unsolved), the parking, variant and restart phases if they failed, then
+/// the final unlimited attempt. Parking comes first: it is cheap when no
+/// block stands on the master's route (no round runs), and it solved
+/// American Pie, where the variants had not.
 async fn attempts(
     runner: &Arc<Runner>,
     puzzle: &Path,
@@ -289,7 +292,10 @@ async fn attempts(
     };
     let budget = &config.budget;
     let own = OwnCase::find(puzzle, hard);
-    while !progress.solved() && !progress.planner.bounds.unsolvable && budget.exhausted().is_none()
+    while !progress.solved()
+        && !progress.planner.bounds.unsolvable
+        && budget.exhausted().is_none()
+        && !budget.attempts_share_used()
     {
         let wave = progress.planner.next_wave();
         if wave.is_empty() {
@@ -303,13 +309,13 @@ async fn attempts(
     }
     let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
     if go_on(progress) && budget.exhausted().is_none() {
-        let results = variant::phase(runner, puzzle, hard, progress.done.len() + 1).await;
+        let first = progress.done.len() + 1;
+        let results = park::phase(runner, puzzle, hard, &progress.done, first).await;
         charge(budget, &results);
         progress.append(results);
     }
     if go_on(progress) && budget.exhausted().is_none() {
-        let first = progress.done.len() + 1;
-        let results = park::phase(runner, puzzle, hard, &progress.done, first).await;
+        let results = variant::phase(runner, puzzle, hard, progress.done.len() + 1).await;
         charge(budget, &results);
         progress.append(results);
     }

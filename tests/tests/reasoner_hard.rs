@@ -61,6 +61,8 @@ fn the_variant_phase_solves_a_puzzle_every_bounded_attempt_fails_on() {
         &[
             "--restarts",
             "0",
+            "--parks",
+            "0",
             "--variants",
             "4",
             "--retain",
