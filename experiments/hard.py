@@ -20,6 +20,8 @@ defaults, 20 minutes per level; the settings are printed into hard.md):
              with SIGTERM (and reports what finished) 60 s after that if still running
   JOBS       solver processes at once (default 2, the cores of the target machine)
   LEVELS     comma-separated file stems to run (default: all, the hard ones first)
+  PAGE       the page to write (default experiments/hard.md); a run of a few
+             levels at another budget writes its own page beside it
   TABLE_ONLY=1  redraw hard.md from results/hard.json, run nothing
 Run it under `nice -n 19` on a shared machine."""
 import json
@@ -40,6 +42,7 @@ ATTEMPTS = int(os.environ.get("ATTEMPTS", 25))
 BUDGET = float(os.environ.get("BUDGET", 1200))
 JOBS = int(os.environ.get("JOBS", 2))
 RESULTS = os.path.join(OUT, f"hard-l{LIMIT}-a{ATTEMPTS}-b{BUDGET:g}-j{JOBS}.json")
+PAGE = os.environ.get("PAGE", os.path.join(ROOT, "experiments", "hard.md"))
 
 
 def levels():
@@ -134,6 +137,13 @@ def cell(r):
     return [status, steps, f"{r.get('positions', 0):,}", f"{r['seconds']:.0f} s (load {r.get('load', '?')})", r.get("phase") or "-"]
 
 
+def command():
+    """The command line that reproduces this page."""
+    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "LEVELS", "PAGE")
+           if k in os.environ]
+    return " ".join(env + ["python3 experiments/hard.py"])
+
+
 def write_table(results):
     rows = []
     for level in levels():
@@ -143,14 +153,15 @@ def write_table(results):
         rows.append(f"| {level} | {'yes' if own else 'no'} | " + " | ".join(cell(w)) + " | " + " | ".join(cell(wo)) + " |")
     done = [r for r in results.values()]
     solved = sum(r["status"] == "solved" for r in done)
-    with open(os.path.join(ROOT, "experiments", "hard.md"), "w") as f:
+    with open(PAGE, "w") as f:
         f.write("# The GNOME Klotski levels, unattended (issue 15)\n\n"
-                "Produced by `python3 experiments/hard.py` (resumable; raw results in "
+                f"Produced by `{command()}` (resumable; raw results in "
                 f"`experiments/results/{os.path.basename(RESULTS)}`). Each run: `reasoner solve LEVEL "
                 f"--casebase CB --json --position-limit {LIMIT:,} --attempts {ATTEMPTS} --jobs {JOBS} "
                 f"--time-budget {BUDGET:g}`; everything else is the reasoner's default (the general "
-                "settings after the retrieved cases, the variant phase with 3 recipes, 2 rounds of "
-                "restarts, the final run, `--improve`). CB is `casebase/seed.toml` (with) or it minus the "
+                "settings after the retrieved cases; under a budget the limited attempts stop at half "
+                "of it; then the parking phase with 4 rounds, the variant phase with 3 recipes, 2 rounds "
+                "of restarts, the final run, `--improve`). CB is `casebase/seed.toml` (with) or it minus the "
                 "level's own case (without); a level without its own case is run once and both columns "
                 "show that run. The load average at each run's start is in the time column.\n\n"
                 "Steps: `first → improved` when the reasoner reports an improved length (`--improve`, "

@@ -38,6 +38,21 @@ fn solve(dir: &Scratch, file: &str, own: &str, limit: &str, extra: &[&str]) -> (
     (out, v)
 }
 
+/// The run solved the puzzle (exit 0) after both limited attempts, the
+/// retrieved cases' sets, stopped at their limit.
+fn solved_after_two_stopped_attempts(out: &Output, v: &Value) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let attempts = v["attempts"].as_array().unwrap();
+    let direct: Vec<&Value> = attempts.iter().filter(|a| a["phase"] == "reuse").collect();
+    assert_eq!(direct.len(), 2);
+    assert!(direct.iter().all(|a| a["status"] == "limit_reached"), "{v}");
+}
+
 /// The attempt that solved the puzzle.
 fn winner(v: &Value) -> &Value {
     let by = &v["solved_by"];
@@ -71,16 +86,8 @@ fn the_variant_phase_solves_a_puzzle_every_bounded_attempt_fails_on() {
             "100000000",
         ],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    solved_after_two_stopped_attempts(&out, &v);
     let attempts = v["attempts"].as_array().unwrap();
-    let direct: Vec<&Value> = attempts.iter().filter(|a| a["phase"] == "reuse").collect();
-    assert_eq!(direct.len(), 2);
-    assert!(direct.iter().all(|a| a["status"] == "limit_reached"), "{v}");
     // A variant's own cycle solved the variant, then its subgoals the puzzle.
     let w = winner(&v);
     assert_eq!(w["phase"], "subgoals", "{v}");
@@ -170,16 +177,7 @@ fn the_parking_phase_solves_a_puzzle_the_bounded_attempts_fail_on() {
         "10000",
         &["--variants", "0", "--restarts", "0", "--no-improve"],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let attempts = v["attempts"].as_array().unwrap();
-    let direct: Vec<&Value> = attempts.iter().filter(|a| a["phase"] == "reuse").collect();
-    assert_eq!(direct.len(), 2);
-    assert!(direct.iter().all(|a| a["status"] == "limit_reached"), "{v}");
+    solved_after_two_stopped_attempts(&out, &v);
     let w = winner(&v);
     assert_eq!(w["phase"], "park", "{v}");
     assert!(w["positions_examined"].as_u64().unwrap() <= 10000);

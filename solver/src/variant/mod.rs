@@ -16,7 +16,31 @@ pub mod obstruction;
 pub mod park;
 pub mod subgoals;
 
-use crate::model::{Cell, Goal, GoalRequirement, Position, Puzzle};
+use crate::model::{Axis, Cell, Goal, GoalRequirement, Position, Puzzle};
+
+/// True when a block of type `t` fits at anchor `a` on the empty board:
+/// on it, off the walls, and on doors only when it is the master.
+pub(crate) fn fits_empty(puzzle: &Puzzle, t: usize, a: usize) -> bool {
+    let master = puzzle.types[t].is_master;
+    puzzle
+        .cells_at(t, a)
+        .is_some_and(|cells| cells.iter().all(|&c| puzzle.board.allows(c, master)))
+}
+
+/// The unit steps (row, column) a block of type `t` may take: along its
+/// slider's axis, else the four of `free` (whose order decides which of
+/// equally near places a breadth-first search meets first).
+pub(crate) fn unit_steps(
+    puzzle: &Puzzle,
+    t: usize,
+    free: &'static [(i32, i32); 4],
+) -> &'static [(i32, i32)] {
+    match puzzle.types[t].slider {
+        Some(Axis::Horizontal) => &[(0, 1), (0, -1)],
+        Some(Axis::Vertical) => &[(1, 0), (-1, 0)],
+        None => free,
+    }
+}
 
 /// The block instance of `puzzle` whose start anchor is at `row`, `col`.
 pub fn instance_at(puzzle: &Puzzle, row: usize, col: usize) -> Result<usize, String> {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 
 use serde::Serialize;
 
-use crate::model::{Axis, Puzzle};
+use crate::model::Puzzle;
 
 /// One block's obstruction, as `solver variant --rank --json` prints it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -105,16 +105,8 @@ pub fn master_route(puzzle: &Puzzle, start: usize) -> Vec<usize> {
         return Vec::new();
     };
     let goal = *goal as usize;
-    let fits = |a: usize| {
-        puzzle
-            .cells_at(m, a)
-            .is_some_and(|cells| cells.iter().all(|&c| puzzle.board.allows(c, true)))
-    };
-    let steps: &[(i32, i32)] = match puzzle.types[m].slider {
-        Some(Axis::Horizontal) => &[(0, 1), (0, -1)],
-        Some(Axis::Vertical) => &[(1, 0), (-1, 0)],
-        None => &[(0, 1), (0, -1), (1, 0), (-1, 0)],
-    };
+    let fits = |a: usize| super::fits_empty(puzzle, m, a);
+    let steps = super::unit_steps(puzzle, m, &[(0, 1), (0, -1), (1, 0), (-1, 0)]);
     let mut parent = vec![usize::MAX; n];
     parent[start] = start;
     let mut queue = VecDeque::from([start]);

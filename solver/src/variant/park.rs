@@ -14,7 +14,7 @@
 
 use std::collections::VecDeque;
 
-use crate::model::{Axis, Cell, Goal, GoalRequirement, Puzzle};
+use crate::model::{Cell, Goal, GoalRequirement, Puzzle};
 
 use super::obstruction::master_route;
 
@@ -181,18 +181,11 @@ fn blockers(
 
 /// The first anchor, in breadth-first order of unit steps on the empty
 /// board from `from` (walls, and doors, which only the master may enter,
-/// excluded; a slider keeps its axis), where `free` holds.
+/// excluded; a slider keeps its axis; up, right, down, left), where `free`
+/// holds. `t` is never the master.
 fn nearest(puzzle: &Puzzle, t: usize, from: usize, free: impl Fn(usize) -> bool) -> Option<usize> {
-    let fits = |a: usize| {
-        puzzle
-            .cells_at(t, a)
-            .is_some_and(|cells| cells.iter().all(|&c| puzzle.board.allows(c, false)))
-    };
-    let steps: &[(i32, i32)] = match puzzle.types[t].slider {
-        Some(Axis::Horizontal) => &[(0, 1), (0, -1)],
-        Some(Axis::Vertical) => &[(1, 0), (-1, 0)],
-        None => &[(-1, 0), (0, 1), (1, 0), (0, -1)],
-    };
+    let fits = |a: usize| super::fits_empty(puzzle, t, a);
+    let steps = super::unit_steps(puzzle, t, &[(-1, 0), (0, 1), (1, 0), (0, -1)]);
     let mut seen = vec![false; puzzle.board.len()];
     seen[from] = true;
     let mut queue = VecDeque::from([from]);
