@@ -266,16 +266,19 @@ pub async fn run(
 /// row sums the variant's own cycle, which shares this budget and has
 /// charged it already (`variant.rs` charges the rest itself).
 fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
-    for (_, r) in results.iter().filter(|(p, _)| p.phase != Phase::Variant) {
+    // The variant's own cycle and the parking rounds charge as they go.
+    let own = |p: &Planned| matches!(p.phase, Phase::Variant | Phase::Park);
+    for (_, r) in results.iter().filter(|(p, _)| !own(p)) {
         budget.charge(r.positions_examined.unwrap_or(0));
     }
 }
 
-/// The limited attempts, wave by wave (at most half of a budget while
-/// unsolved), the parking, variant and restart phases if they failed, then
-/// the final unlimited attempt. Parking comes first: it is cheap when no
-/// block stands on the master's route (no round runs), and it solved
-/// American Pie, where the variants had not.
+/// The limited attempts, wave by wave (no new wave once half of a budget
+/// is used, when phases for hard puzzles follow), the parking, variant and
+/// restart phases if they failed, then the final unlimited attempt.
+/// Parking comes first: it solved American Pie, where the variants had not,
+/// and it stops after at most one run of its own when no block stands on
+/// the master's route.
 async fn attempts(
     runner: &Arc<Runner>,
     puzzle: &Path,
@@ -292,11 +295,13 @@ async fn attempts(
     };
     let budget = &config.budget;
     let own = OwnCase::find(puzzle, hard);
-    while !progress.solved()
-        && !progress.planner.bounds.unsolvable
-        && budget.exhausted().is_none()
-        && !budget.attempts_share_used()
-    {
+    // Half of a budget is kept for the phases that follow, if any (a
+    // variant's own cycle has none).
+    let phases = config.parks + config.variants + config.restarts > 0;
+    let kept_for_phases = || phases && budget.attempts_share_used();
+    let stop =
+        |p: &Progress| p.solved() || p.planner.bounds.unsolvable || budget.exhausted().is_some();
+    while !stop(progress) && !kept_for_phases() {
         let wave = progress.planner.next_wave();
         if wave.is_empty() {
             break;

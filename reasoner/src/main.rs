@@ -113,7 +113,7 @@ struct SolveArgs {
     /// Rounds of restarts from the best positions when the attempts and variants fail, 0 to 100.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse::restarts, allow_negative_numbers = true)]
     restarts: usize,
-    /// Rounds of parking the blocks on the master's way when the attempts and variants fail, 0 to 100.
+    /// Rounds of parking the blocks on the master's way when the attempts fail (before the variants), 0 to 100.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse::parks, allow_negative_numbers = true)]
     parks: usize,
     /// Kill an attempt after S seconds, 0.001 to 1e9 (recorded as failed; default: 60 + 1 per

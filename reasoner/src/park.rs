@@ -1,5 +1,6 @@
-//! The parking phase (issue 15): when the attempts and the variant phase
-//! have not solved the puzzle, the position nearest the goal that the
+//! The parking phase (issue 15): when the limited attempts have not solved
+//! the puzzle (it runs before the variant and restart phases), the
+//! position nearest the goal that the
 //! nearest attempt stored shows which block stands on the master's way.
 //! `solver variant --park` gives it a parking place off the master's route
 //! and writes the puzzle with that place as a goal section before the final
@@ -61,16 +62,16 @@ pub async fn phase(
         return rows;
     }
     let stopped = |p: &Planned, r: &AttemptResult| {
-        r.status == RunStatus::LimitReached && p.params.variant.is_none()
+        r.status == RunStatus::LimitReached
+            && matches!(p.phase, Phase::Reuse | Phase::General | Phase::Proximity)
     };
     // Parking starts from a stall: an attempt stopped by its limit that
     // left its nearest positions (a solver without `--best-out`, or
     // attempts that all failed, leave the phase out).
     let nearest = done
         .iter()
-        .filter(|(p, r)| stopped(p, r))
-        .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index))
-        .filter(|(p, _)| best_file(runner, puzzle, p.index).exists());
+        .filter(|(p, r)| stopped(p, r) && best_file(runner, puzzle, p.index).exists())
+        .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index));
     let Some((near, _)) = nearest else {
         return rows;
     };
@@ -131,6 +132,9 @@ async fn run_chain(
                     &extra,
                 )
                 .await;
+            // Charged now, so that the next round's limits see it (the
+            // cycle does not charge the phase's rows again).
+            config.budget.charge(r.positions_examined.unwrap_or(0));
             // Solved on a parked puzzle: it must solve the original as well.
             runner
                 .check_claim(puzzle, r, index, config.attempt_timeout)
@@ -195,7 +199,15 @@ async fn park(
     }
     let out = runner.scratch_file(&format!("parked-{index}.txt"));
     let (b, o) = (best.display().to_string(), out.display().to_string());
-    tool(runner, current, &["--park", &b, "-o", &o], ctx).await?;
+    // The reason only, without the scratch paths the solver names (the
+    // report is the same whatever the scratch directory).
+    let reason = |e: String| match e.rsplit_once(&format!("--park {b}: ")) {
+        Some((_, why)) => why.to_string(),
+        None => e,
+    };
+    tool(runner, current, &["--park", &b, "-o", &o], ctx)
+        .await
+        .map_err(reason)?;
     Ok(out)
 }
 

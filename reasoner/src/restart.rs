@@ -37,9 +37,12 @@ pub async fn phase(
     first: usize,
 ) -> Vec<(Planned, AttemptResult)> {
     let mut rows = Vec::new();
+    // The limited attempts only: other phases' rows ran on other puzzles
+    // (variants, parked puzzles) and their best files are named by those.
+    let attempt = |p: &Planned| matches!(p.phase, Phase::Reuse | Phase::General | Phase::Proximity);
     let nearest = done
         .iter()
-        .filter(|(p, r)| r.status == RunStatus::LimitReached && p.params.variant.is_none())
+        .filter(|(p, r)| r.status == RunStatus::LimitReached && attempt(p))
         .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index));
     let Some((from, _)) = nearest else {
         return rows;

@@ -342,4 +342,7 @@ fn bad_park_requests_are_refused_with_exit_2() {
     }
     let out = run_solver(&["variant", &full, "--park", "x.json", "--rank"]);
     assert_eq!(out.status.code(), Some(2));
+    let out = run_solver(&["variant", &full, "--park-blocks", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--park <BEST>"));
 }

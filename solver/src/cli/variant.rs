@@ -35,9 +35,9 @@ pub struct VariantArgs {
     /// A `solver solve --best-out` file of this puzzle: write the puzzle with a goal section before its final goal that parks the blocks on the master's way in the file's nearest position (and keeps the places of an earlier --park section).
     #[arg(long, value_name = "BEST", conflicts_with_all = ["remove", "merge", "subgoals"])]
     pub park: Option<String>,
-    /// With --park: how many blocks to park at most, nearest the goal first (one per round parks fewer blocks that are not in the way: American Pie solved with 1, not 3).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = super::ranged::whole::<usize>("variant", "park-blocks"))]
-    pub park_blocks: usize,
+    /// With --park: how many blocks to park at most, nearest the goal first; default 1 (one per round parks fewer blocks that are not in the way: American Pie solved with 1, not 3).
+    #[arg(long, value_name = "N", requires = "park", value_parser = super::ranged::whole::<usize>("variant", "park-blocks"))]
+    pub park_blocks: Option<usize>,
     /// The variant's solution (with --remove or --merge): write the full puzzle with its positions as subgoals.
     #[arg(long, value_name = "SOLUTION")]
     pub subgoals: Option<String>,
@@ -143,7 +143,7 @@ fn parked(args: &VariantArgs, puzzle: &crate::model::Puzzle, best: &str) -> Resu
     })?;
     let stall = native::parse(&nearest.puzzle, best)
         .map_err(|e| Failure::input(format!("{best}: its nearest position does not parse: {e}")))?;
-    let (out, moved) = park::park(puzzle, &stall, args.park_blocks)
+    let (out, moved) = park::park(puzzle, &stall, args.park_blocks.unwrap_or(1))
         .map_err(|m| Failure::input(format!("{file}: --park {best}: {m}")))?;
     for p in &moved {
         eprintln!(

@@ -6,8 +6,8 @@
 //! off the places already given, and the places become a goal section
 //! inserted before the final goal: the search first clears the way, then
 //! brings the master through. Repeated from the next stall, each new
-//! section keeps the places of the one before (our American Pie run: `v`
-//! parked, then `v` and `i`, solved it, where no single setting did).
+//! section keeps the places of the one before (American Pie under A* w5
+//! `path`: `v` parked, then `r`, solved it, where no single setting did).
 //!
 //! A solution of the parked puzzle is a solution of the original: same
 //! blocks, same start, same final goal.
@@ -55,8 +55,15 @@ pub fn park(puzzle: &Puzzle, stall: &Puzzle, most: usize) -> Result<(Puzzle, Vec
     }
     let on_route = |c: usize| order[c] != usize::MAX;
     let mut section = kept_places(puzzle, &on_route);
+    // Taken: the places kept, and the cells the final goal asks of other
+    // blocks (a block parked there would have to move again).
     let mut taken = vec![false; puzzle.board.len()];
-    for r in &section.requirements {
+    let final_others = puzzle
+        .final_goal()
+        .into_iter()
+        .flat_map(|g| &g.requirements)
+        .filter(|r| r.block_type != m);
+    for r in section.requirements.iter().chain(final_others) {
         for &a in &r.anchors {
             for c in puzzle
                 .cells_at(r.block_type, a as usize)
@@ -70,6 +77,9 @@ pub fn park(puzzle: &Puzzle, stall: &Puzzle, most: usize) -> Result<(Puzzle, Vec
     for (i, t) in blockers(puzzle, stall, &section, &order) {
         if parked.len() == most {
             break;
+        }
+        if placed(&section, t) >= puzzle.counts[t] {
+            continue; // every block of its type has a place already
         }
         let from = stall.start.anchors[i] as usize;
         let free = |a: usize| {
@@ -97,17 +107,12 @@ pub fn park(puzzle: &Puzzle, stall: &Puzzle, most: usize) -> Result<(Puzzle, Vec
     Ok((with_section(puzzle, section, &parked), parked))
 }
 
-/// The stall position must have the puzzle's block types and counts.
+/// The stall position must have the puzzle's board, block types and counts.
 fn same_blocks(puzzle: &Puzzle, stall: &Puzzle) -> Result<(), String> {
-    let same = puzzle.board.width() == stall.board.width()
-        && puzzle.board.height() == stall.board.height()
+    let same = puzzle.board == stall.board
         && puzzle.counts == stall.counts
         && puzzle.types.len() == stall.types.len()
-        && puzzle
-            .types
-            .iter()
-            .zip(&stall.types)
-            .all(|(a, b)| a.id == b.id && a.shape == b.shape);
+        && puzzle.types == stall.types;
     if same {
         Ok(())
     } else {
@@ -122,7 +127,10 @@ fn same_blocks(puzzle: &Puzzle, stall: &Puzzle) -> Result<(), String> {
 /// when the puzzle has no parking section yet).
 fn kept_places(puzzle: &Puzzle, on_route: &dyn Fn(usize) -> bool) -> Goal {
     let n = puzzle.goals.len();
-    let has_parking = puzzle.metadata.iter().any(|(k, _)| k == KEY);
+    // A variant's subgoals (`--subgoals`) added after parking would stand
+    // at n - 2 instead: then nothing is kept.
+    let has_parking = puzzle.metadata.iter().any(|(k, _)| k == KEY)
+        && !puzzle.metadata.iter().any(|(k, _)| k == "subgoals");
     if !has_parking || n < 2 {
         return Goal {
             requirements: Vec::new(),
@@ -156,18 +164,10 @@ fn blockers(
     section: &Goal,
     order: &[usize],
 ) -> Vec<(usize, usize)> {
-    let placed = |t: usize| {
-        section
-            .requirements
-            .iter()
-            .filter(|r| r.block_type == t)
-            .map(|r| r.anchors.len())
-            .sum::<usize>()
-    };
     let mut found: Vec<(usize, usize, usize)> = (0..stall.instances())
         .filter_map(|i| {
             let t = stall.instance_type(i);
-            if stall.types[t].is_master || placed(t) >= puzzle.counts[t] {
+            if stall.types[t].is_master || placed(section, t) >= puzzle.counts[t] {
                 return None;
             }
             let cells = stall.cells_at(t, stall.start.anchors[i] as usize)?;
@@ -203,6 +203,15 @@ fn nearest(puzzle: &Puzzle, t: usize, from: usize, free: impl Fn(usize) -> bool)
         }
     }
     None
+}
+
+/// How many blocks of type `t` `goal` gives a place.
+fn placed(goal: &Goal, t: usize) -> usize {
+    goal.requirements
+        .iter()
+        .filter(|r| r.block_type == t)
+        .map(|r| r.anchors.len())
+        .sum()
 }
 
 /// Adds anchor `a` of type `t` to `goal`'s requirements.
@@ -285,10 +294,22 @@ mod tests {
         let (_, one) = park(&p, &p, 1).unwrap();
         assert_eq!(one.len(), 1);
         assert_eq!(one[0], parked[0]);
-        // A second round keeps the first round's places.
-        let (again, _) = park(&out, &p, 3).unwrap_or((out.clone(), Vec::new()));
-        assert!(again.goals.len() >= 2);
-        assert!(again.metadata.iter().any(|(k, _)| k == KEY));
+        // A second round from the same stall keeps the first round's place
+        // and parks the other `o` beside it, in a section of its own.
+        let (first, _) = park(&p, &p, 1).unwrap();
+        let (second, more) = park(&first, &p, 1).unwrap();
+        assert_eq!(second.goals.len(), 3);
+        assert_eq!(second.goals[0], first.goals[0]);
+        let kept = &first.goals[0].requirements[0].anchors;
+        let now = &second.goals[1].requirements[0].anchors;
+        assert_eq!(now.len(), 2, "{now:?}");
+        assert!(kept.iter().all(|a| now.contains(a)), "{kept:?} {now:?}");
+        assert_eq!(more.len(), 1);
+        assert_ne!(more[0].to, one[0].to);
+        // Both `o` have places: a third round has nothing left to park.
+        assert!(park(&second, &p, 1)
+            .unwrap_err()
+            .contains("could be parked"));
     }
 
     #[test]
