@@ -89,13 +89,21 @@ class Scale:
 def run_process(args, timeout):
     """Runs a binary; returns (exit code, the JSON object it printed last or
     None, the last line of stderr). A process killed by a signal other than
-    our timeout raises: the run did not finish and is retried next time."""
+    our timeout, or one that panicked, raises: the run did not finish and is
+    retried next time."""
     try:
         out = subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return None, None, f"killed after {timeout} s"
     if out.returncode < 0:
         raise RuntimeError(f"{args[0]} killed by signal {-out.returncode}")
+    # A panic (exit 101, or one reported by the reasoner of its solver) is a
+    # bug in the binaries, not an outcome: not recorded, so that a resume
+    # with fixed binaries redoes the run (a broken build once recorded 162
+    # such runs as `failed`, which a resume would have kept).
+    if out.returncode >= 100 or "panicked" in out.stderr:
+        last = out.stderr.strip().splitlines()[-1:] or [""]
+        raise RuntimeError(f"{args[0]} crashed (exit {out.returncode}): {last[0][:300]}")
     lines = [l for l in out.stdout.splitlines() if l.strip()]
     try:
         value = json.loads(lines[-1]) if lines else None
