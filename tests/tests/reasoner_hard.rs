@@ -53,6 +53,10 @@ fn solved_after_two_stopped_attempts(out: &Output, v: &Value) {
     assert!(direct.iter().all(|a| a["status"] == "limit_reached"), "{v}");
 }
 
+/// Classic Klotski, and its case's name in the seed case base.
+const CLASSIC: &str = "puzzles/klotski/classic.txt";
+const CLASSIC_CASE: &str = "Classic Klotski (Red Donkey, master to the bottom centre)";
+
 /// The attempt that solved the puzzle.
 fn winner(v: &Value) -> &Value {
     let by = &v["solved_by"];
@@ -127,8 +131,7 @@ fn the_variant_phase_solves_a_puzzle_every_bounded_attempt_fails_on() {
 #[test]
 fn a_restart_from_the_best_positions_solves_and_the_concatenation_verifies() {
     let dir = Scratch::new("restart-phase");
-    let classic = puzzle("puzzles/klotski/classic.txt");
-    let own = "Classic Klotski (Red Donkey, master to the bottom centre)";
+    let (classic, own) = (puzzle(CLASSIC), CLASSIC_CASE);
     let (out, v) = solve(
         &dir,
         &classic,
@@ -168,8 +171,7 @@ fn a_restart_from_the_best_positions_solves_and_the_concatenation_verifies() {
 #[test]
 fn the_parking_phase_solves_a_puzzle_the_bounded_attempts_fail_on() {
     let dir = Scratch::new("park-phase");
-    let classic = puzzle("puzzles/klotski/classic.txt");
-    let own = "Classic Klotski (Red Donkey, master to the bottom centre)";
+    let (classic, own) = (puzzle(CLASSIC), CLASSIC_CASE);
     let (out, v) = solve(
         &dir,
         &classic,
