@@ -6,7 +6,8 @@
 //! and writes the puzzle with that place as a goal section before the final
 //! goal; the nearest attempt's parameters solve that puzzle from the start.
 //! If it stalls again, its own nearest position parks the next block (the
-//! places found so far kept), round after round (`--parks`). American Pie,
+//! places found so far kept), round after round (`--parks`), as long as
+//! each round's stall reaches one more goal section than the last. American Pie,
 //! which no single setting solves within 5 million positions, is solved in
 //! the third round (`v`, then `r` parked).
 //!
@@ -16,6 +17,8 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use sbp_protocol::best::BestPositions;
 
 use crate::params::{Algorithm, Heuristic, ParamSet, Value};
 use crate::plan::{Phase, Planned};
@@ -158,6 +161,7 @@ async fn run_chain(
         }
     };
     let mut current = puzzle.to_path_buf();
+    let mut reached = goals_reached(&best);
     for _ in 0..config.parks {
         if config.budget.exhausted().is_some() {
             break;
@@ -182,8 +186,25 @@ async fn run_chain(
         }
         best = best_file(runner, &parked, index);
         current = parked;
+        // A round whose stall reached no more goal sections than the last
+        // one's did not get its own parking place done: more places on top
+        // of it only lengthen the way (American Pie's failing chains stall
+        // so), so the chain ends and leaves the budget to the other phases.
+        let now = goals_reached(&best);
+        if now <= reached {
+            return false;
+        }
+        reached = now;
     }
     false
+}
+
+/// Goal sections the nearest position of a `--best-out` file had reached
+/// (`None` when there is no file or no position).
+fn goals_reached(best: &Path) -> Option<usize> {
+    let text = std::fs::read_to_string(best).ok()?;
+    let file: BestPositions = serde_json::from_str(&text).ok()?;
+    file.positions.first().map(|p| p.goals_reached)
 }
 
 /// `solver variant CURRENT --park BEST`: the parked puzzle's path.
