@@ -16,30 +16,45 @@ pub mod obstruction;
 pub mod park;
 pub mod subgoals;
 
-use crate::model::{Axis, Cell, Goal, GoalRequirement, Position, Puzzle};
+use std::collections::VecDeque;
 
-/// True when a block of type `t` fits at anchor `a` on the empty board:
-/// on it, off the walls, and on doors only when it is the master.
-pub(crate) fn fits_empty(puzzle: &Puzzle, t: usize, a: usize) -> bool {
-    let master = puzzle.types[t].is_master;
-    puzzle
-        .cells_at(t, a)
-        .is_some_and(|cells| cells.iter().all(|&c| puzzle.board.allows(c, master)))
-}
+use crate::model::{Cell, Goal, GoalRequirement, Position, Puzzle};
+use crate::moves::MoveGenerator;
+use crate::params::Metric;
+use crate::solution::Direction;
 
-/// The unit steps (row, column) a block of type `t` may take: along its
-/// slider's axis, else the four of `free` (whose order decides which of
-/// equally near places a breadth-first search meets first).
-pub(crate) fn unit_steps(
+/// Breadth-first search over the anchors a block of type `t` reaches from
+/// `from` by unit steps on the empty board, through the move generator's
+/// tables (walls, doors for all but the master, a slider along its axis),
+/// trying the directions in `order` (which decides among equally near
+/// anchors). Returns the first anchor, in that order, where `found` holds,
+/// and each reached anchor's parent (`usize::MAX` where not reached; `from`
+/// is its own), for walking a route back.
+pub(crate) fn search_empty_board(
     puzzle: &Puzzle,
     t: usize,
-    free: &'static [(i32, i32); 4],
-) -> &'static [(i32, i32)] {
-    match puzzle.types[t].slider {
-        Some(Axis::Horizontal) => &[(0, 1), (0, -1)],
-        Some(Axis::Vertical) => &[(1, 0), (-1, 0)],
-        None => free,
+    from: usize,
+    order: [Direction; 4],
+    found: impl Fn(usize) -> bool,
+) -> (Option<usize>, Vec<usize>) {
+    let moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
+    let mut parent = vec![usize::MAX; puzzle.board.len()];
+    parent[from] = from;
+    let mut queue = VecDeque::from([from]);
+    while let Some(a) = queue.pop_front() {
+        if found(a) {
+            return (Some(a), parent);
+        }
+        for d in order {
+            if let Some((b, _)) = moves.empty_step(t, a, d as usize) {
+                if parent[b] == usize::MAX {
+                    parent[b] = a;
+                    queue.push_back(b);
+                }
+            }
+        }
     }
+    (None, parent)
 }
 
 /// The block instance of `puzzle` whose start anchor is at `row`, `col`.

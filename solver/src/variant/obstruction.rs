@@ -4,11 +4,10 @@
 //! sweeps a set of cells; a block scores the number of its cells in that
 //! swept set, ties broken by how close it stands to it.
 
-use std::collections::VecDeque;
-
 use serde::Serialize;
 
 use crate::model::Puzzle;
+use crate::solution::Direction;
 
 /// One block's obstruction, as `solver variant --rank --json` prints it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -93,7 +92,6 @@ fn swept_cells(puzzle: &Puzzle) -> Vec<bool> {
 /// kept), the goal first and `start` last; empty when there is no master,
 /// no master goal or no such path.
 pub fn master_route(puzzle: &Puzzle, start: usize) -> Vec<usize> {
-    let n = puzzle.board.len();
     let Some(m) = puzzle.master() else {
         return Vec::new();
     };
@@ -105,25 +103,14 @@ pub fn master_route(puzzle: &Puzzle, start: usize) -> Vec<usize> {
         return Vec::new();
     };
     let goal = *goal as usize;
-    let fits = |a: usize| super::fits_empty(puzzle, m, a);
-    let steps = super::unit_steps(puzzle, m, &[(0, 1), (0, -1), (1, 0), (-1, 0)]);
-    let mut parent = vec![usize::MAX; n];
-    parent[start] = start;
-    let mut queue = VecDeque::from([start]);
-    while let Some(a) = queue.pop_front() {
-        if a == goal {
-            break;
-        }
-        for &(dr, dc) in steps {
-            if let Some(b) = puzzle.board.offset(a, dr, dc) {
-                if parent[b] == usize::MAX && fits(b) {
-                    parent[b] = a;
-                    queue.push_back(b);
-                }
-            }
-        }
-    }
-    if parent[goal] == usize::MAX {
+    let order = [
+        Direction::Right,
+        Direction::Left,
+        Direction::Down,
+        Direction::Up,
+    ];
+    let (reached, parent) = super::search_empty_board(puzzle, m, start, order, |a| a == goal);
+    if reached.is_none() {
         return Vec::new();
     }
     let mut route = vec![goal];

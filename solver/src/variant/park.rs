@@ -12,9 +12,8 @@
 //! A solution of the parked puzzle is a solution of the original: same
 //! blocks, same start, same final goal.
 
-use std::collections::VecDeque;
-
 use crate::model::{Cell, Goal, GoalRequirement, Puzzle};
+use crate::solution::Direction;
 
 use super::obstruction::master_route;
 
@@ -180,29 +179,15 @@ fn blockers(
 }
 
 /// The first anchor, in breadth-first order of unit steps on the empty
-/// board from `from` (walls, and doors, which only the master may enter,
-/// excluded; a slider keeps its axis; up, right, down, left), where `free`
-/// holds. `t` is never the master.
+/// board from `from` (up, right, down, left), where `free` holds.
 fn nearest(puzzle: &Puzzle, t: usize, from: usize, free: impl Fn(usize) -> bool) -> Option<usize> {
-    let fits = |a: usize| super::fits_empty(puzzle, t, a);
-    let steps = super::unit_steps(puzzle, t, &[(-1, 0), (0, 1), (1, 0), (0, -1)]);
-    let mut seen = vec![false; puzzle.board.len()];
-    seen[from] = true;
-    let mut queue = VecDeque::from([from]);
-    while let Some(a) = queue.pop_front() {
-        if free(a) {
-            return Some(a);
-        }
-        for &(dr, dc) in steps {
-            if let Some(b) = puzzle.board.offset(a, dr, dc) {
-                if !seen[b] && fits(b) {
-                    seen[b] = true;
-                    queue.push_back(b);
-                }
-            }
-        }
-    }
-    None
+    let order = [
+        Direction::Up,
+        Direction::Right,
+        Direction::Down,
+        Direction::Left,
+    ];
+    super::search_empty_board(puzzle, t, from, order, free).0
 }
 
 /// How many blocks of type `t` `goal` gives a place.
