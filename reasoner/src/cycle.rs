@@ -61,6 +61,19 @@ pub struct CycleConfig {
     pub improve: bool,
 }
 
+impl CycleConfig {
+    /// The limits of one solver run of the phases for hard puzzles (parking,
+    /// variants, restarts): the position limit and the attempt timeout, to
+    /// be cut to what is left of the budget when it starts.
+    pub fn phase_limits(&self) -> RunLimits {
+        RunLimits {
+            max_positions: Some(self.position_limit),
+            timeout: self.attempt_timeout,
+            ..RunLimits::default()
+        }
+    }
+}
+
 impl Default for CycleConfig {
     fn default() -> Self {
         CycleConfig {

@@ -22,8 +22,8 @@ use sbp_protocol::best::BestPositions;
 
 use crate::params::{Algorithm, Heuristic, ParamSet, Value};
 use crate::plan::{Phase, Planned};
-use crate::restart::{best_file, best_out_args};
-use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
+use crate::restart::{best_file, best_out_args, nearest_stall, stalled};
+use crate::runner::{AttemptResult, RunStatus, Runner};
 use crate::variant::{tool, Context};
 
 /// The setting the phase parks with first: A* with weight 5 on `path`, the
@@ -64,24 +64,17 @@ pub async fn phase(
     if ctx.config.parks == 0 {
         return rows;
     }
-    let stopped = |p: &Planned, r: &AttemptResult| {
-        r.status == RunStatus::LimitReached
-            && matches!(p.phase, Phase::Reuse | Phase::General | Phase::Proximity)
-    };
     // Parking starts from a stall: an attempt stopped by its limit that
     // left its nearest positions (a solver without `--best-out`, or
     // attempts that all failed, leave the phase out).
-    let nearest = done
-        .iter()
-        .filter(|(p, r)| stopped(p, r) && best_file(runner, puzzle, p.index).exists())
-        .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index));
-    let Some((near, _)) = nearest else {
+    let left_best = |p: &Planned| best_file(runner, puzzle, p.index).exists();
+    let Some((near, _)) = nearest_stall(done, left_best) else {
         return rows;
     };
     let setting = ctx.space.normalized(park_setting());
     let own = done
         .iter()
-        .find(|(p, r)| stopped(p, r) && ctx.space.normalized(p.params.clone()) == setting);
+        .find(|(p, r)| stalled(p, r) && ctx.space.normalized(p.params.clone()) == setting);
     let mut chains = vec![Chain {
         params: park_setting(),
         best: own.map(|(p, _)| best_file(runner, puzzle, p.index)),
@@ -116,11 +109,7 @@ async fn run_chain(
     rows: &mut Vec<(Planned, AttemptResult)>,
 ) -> bool {
     let config = ctx.config;
-    let limits = RunLimits {
-        max_positions: Some(config.position_limit),
-        timeout: config.attempt_timeout,
-        ..RunLimits::default()
-    };
+    let limits = config.phase_limits();
     let Chain { params, best, from } = chain;
     let solve = |file: PathBuf, index: usize| {
         let params = params.clone();

@@ -15,7 +15,7 @@ use sbp_protocol::best::{BestPosition, BestPositions};
 
 use crate::cycle::CycleConfig;
 use crate::plan::{Phase, Planned};
-use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
+use crate::runner::{AttemptResult, RunStatus, Runner};
 
 /// Starting points tried per round: the nearest of the pool.
 const PER_ROUND: usize = 2;
@@ -37,25 +37,14 @@ pub async fn phase(
     first: usize,
 ) -> Vec<(Planned, AttemptResult)> {
     let mut rows = Vec::new();
-    // The limited attempts only: other phases' rows ran on other puzzles
-    // (variants, parked puzzles) and their best files are named by those.
-    let attempt = |p: &Planned| matches!(p.phase, Phase::Reuse | Phase::General | Phase::Proximity);
-    let nearest = done
-        .iter()
-        .filter(|(p, r)| r.status == RunStatus::LimitReached && attempt(p))
-        .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index));
-    let Some((from, _)) = nearest else {
+    let Some((from, _)) = nearest_stall(done, |_| true) else {
         return rows;
     };
     if config.restarts == 0 {
         return rows;
     }
     let params = from.params.clone();
-    let limits = RunLimits {
-        max_positions: Some(config.position_limit),
-        timeout: config.attempt_timeout,
-        ..RunLimits::default()
-    };
+    let limits = config.phase_limits();
     let mut pool: Vec<Start> = starts(
         runner,
         &best_file(runner, puzzle, from.index),
@@ -102,6 +91,26 @@ pub async fn phase(
         }
     }
     rows
+}
+
+/// True for a limited attempt stopped by its limit: a stall whose best
+/// positions the later phases start from. Only the limited attempts count:
+/// other phases' rows ran on other puzzles (variants, parked puzzles) and
+/// their best files are named by those.
+pub fn stalled(p: &Planned, r: &AttemptResult) -> bool {
+    r.status == RunStatus::LimitReached
+        && matches!(p.phase, Phase::Reuse | Phase::General | Phase::Proximity)
+}
+
+/// The stalled attempt (and `keep` holds for it) that came nearest the
+/// goal, the earliest of equals.
+pub fn nearest_stall(
+    done: &[(Planned, AttemptResult)],
+    keep: impl Fn(&Planned) -> bool,
+) -> Option<&(Planned, AttemptResult)> {
+    done.iter()
+        .filter(|(p, r)| stalled(p, r) && keep(p))
+        .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index))
 }
 
 /// Where attempt `index` on `puzzle` writes its best positions: named by

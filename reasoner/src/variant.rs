@@ -25,7 +25,7 @@ use crate::cycle::{self, CycleConfig};
 use crate::interrupt::Interrupt;
 use crate::params::{ParamSet, Recipe};
 use crate::plan::{Phase, Planned};
-use crate::runner::{AttemptResult, Exit, RunError, RunLimits, RunStatus, Runner};
+use crate::runner::{AttemptResult, Exit, RunError, RunStatus, Runner};
 use crate::similarity::Similarity;
 use crate::space::Space;
 
@@ -184,11 +184,7 @@ async fn try_recipe(
             return false;
         }
     };
-    let limits = RunLimits {
-        max_positions: Some(ctx.config.position_limit),
-        timeout: ctx.config.attempt_timeout,
-        ..RunLimits::default()
-    };
+    let limits = ctx.config.phase_limits();
     let mut sets = vec![params.clone()];
     let space = ctx.space;
     if space.normalized(params.clone()) != space.normalized(ParamSet::default()) {
@@ -224,11 +220,7 @@ async fn solve_variant(
     ctx: &Context<'_>,
     tag: usize,
 ) -> (AttemptResult, Option<ParamSet>) {
-    let limits = RunLimits {
-        max_positions: Some(ctx.config.position_limit),
-        timeout: ctx.config.attempt_timeout,
-        ..RunLimits::default()
-    };
+    let limits = ctx.config.phase_limits();
     let bfs = runner
         .solve(
             variant,
