@@ -19,7 +19,7 @@ pub use choice::{choose, Budget, Choice};
 pub use packed::PackedEncoding;
 pub use rank::RankEncoding;
 
-use crate::moves::State;
+use crate::moves::{Move, State};
 
 /// Turns positions into fixed-width keys and back. Interchangeable blocks
 /// must encode identically whatever their order in the state.
@@ -32,19 +32,13 @@ pub trait PositionEncoding: Clone + Send {
     fn encode(&mut self, state: &State, key: &mut [u64]);
     /// Sets `state` (anchors and owner map) to the position of `key`.
     fn decode(&mut self, key: &[u64], state: &mut State);
-    /// Writes the key of `state`, which is the position of `parent` with
-    /// one block of type `moved_type` moved. Encodings whose key keeps each
-    /// type's blocks apart rewrite only that type's part (a move changes few
-    /// cells); the default encodes from scratch.
+    /// Writes the key of `state`, which is the position of `parent` after
+    /// move `m`. Encodings whose key keeps each type's blocks apart rewrite
+    /// only the moved block's part (a move changes few cells); the default
+    /// encodes from scratch.
     #[inline]
-    fn encode_successor(
-        &mut self,
-        parent: &[u64],
-        moved_type: usize,
-        state: &State,
-        key: &mut [u64],
-    ) {
-        let _ = (parent, moved_type);
+    fn encode_successor(&mut self, parent: &[u64], m: Move, state: &State, key: &mut [u64]) {
+        let _ = (parent, m);
         self.encode(state, key);
     }
     /// Words per key.
@@ -81,16 +75,10 @@ impl PositionEncoding for Encoding {
         }
     }
     #[inline]
-    fn encode_successor(
-        &mut self,
-        parent: &[u64],
-        moved_type: usize,
-        state: &State,
-        key: &mut [u64],
-    ) {
+    fn encode_successor(&mut self, parent: &[u64], m: Move, state: &State, key: &mut [u64]) {
         match self {
-            Encoding::Rank(e) => e.encode_successor(parent, moved_type, state, key),
-            Encoding::Packed(e) => e.encode_successor(parent, moved_type, state, key),
+            Encoding::Rank(e) => e.encode_successor(parent, m, state, key),
+            Encoding::Packed(e) => e.encode_successor(parent, m, state, key),
         }
     }
     #[inline]

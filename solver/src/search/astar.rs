@@ -120,7 +120,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         for &m in &moves {
             e.moves.apply(&mut state, m);
             if e.prunings.keep(&e.moves, &state, m) {
-                e.encoding.encode(&state, &mut successor);
+                e.encoding.encode_successor(&key, m, &state, &mut successor);
                 // Under --max-length the estimate first decides whether the
                 // successor can still end within it.
                 let h = bounded.then(|| heuristic.estimate(&state));

@@ -104,7 +104,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             e.moves.generate(&state, &mut moves);
             for &m in &moves {
                 e.moves.apply(&mut state, m);
-                e.encoding.encode(&state, &mut successor);
+                e.encoding.encode_successor(&key, m, &state, &mut successor);
                 let depth = sides[s].depth + 1;
                 match sides[s].set.insert_within(&successor, depth, budget) {
                     None => break 'search Ending::Stopped(Limit::Memory),

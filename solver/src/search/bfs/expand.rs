@@ -193,13 +193,8 @@ impl Worker {
                 self.moves.apply(&mut self.state, m);
                 if self.prunings.keep(&self.moves, &self.state, m) {
                     batch.generated += 1;
-                    let moved_type = self.moves.shapes().type_of(m.instance as usize);
-                    self.encoding.encode_successor(
-                        &self.key,
-                        moved_type,
-                        &self.state,
-                        &mut self.successor,
-                    );
+                    self.encoding
+                        .encode_successor(&self.key, m, &self.state, &mut self.successor);
                     if !ctx
                         .forbidden
                         .iter()

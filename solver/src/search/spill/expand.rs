@@ -145,7 +145,7 @@ fn expand_layer(
                         goal,
                     });
                 }
-                e.encoding.encode(&state, &mut successor);
+                e.encoding.encode_successor(&key, m, &state, &mut successor);
                 buffer.extend_from_slice(&successor);
             }
             e.moves.undo(&mut state, m);
