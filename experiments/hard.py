@@ -93,8 +93,21 @@ def run(puzzle, casebase):
         "attempts": len(r["attempts"]),
         "phase": winner["phase"] if winner else None,
         "phases_run": sorted({a["phase"] for a in r["attempts"]}),
+        "by_phase": by_phase(r["attempts"]),
         "seconds": round(wall, 1),
     }
+
+
+def by_phase(attempts):
+    """Per phase: its rows, the positions they examined and their solver
+    seconds (summed, so two at once count twice), to see where a budget went."""
+    phases = {}
+    for a in attempts:
+        p = phases.setdefault(a["phase"], {"rows": 0, "positions": 0, "seconds": 0.0})
+        p["rows"] += 1
+        p["positions"] += a.get("positions_examined") or 0
+        p["seconds"] = round(p["seconds"] + (a.get("elapsed_ms") or 0) / 1000, 1)
+    return phases
 
 
 def has_own_case(level):

@@ -28,6 +28,37 @@ pub struct Move {
     pub to: u16,
 }
 
+/// Whether space-driven generation is the cheaper for `puzzle`, with `open`
+/// non-wall cells and the generator's leading edges and directions per type.
+/// It scans the open cells and looks beside each empty one, then tries only
+/// the steps towards an empty cell; trying blocks one by one costs, per block
+/// and direction, a table look and one per leading-edge cell. Measured (CPU
+/// time, `experiments/bench.md`): Rush Hour (36 cells, 9 empty, 12 cars of 2
+/// directions, 1-cell edges) is faster block by block; Sunshine (315 open
+/// cells, 100 empty, most of those doors beyond the frame, 68 blocks) and
+/// American Pie are faster space-driven.
+fn prefers_spaces(
+    puzzle: &Puzzle,
+    open: usize,
+    leading: &[[Vec<i32>; 4]],
+    directions: &[Vec<usize>],
+) -> bool {
+    let occupied: usize = (0..puzzle.types.len())
+        .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
+        .sum();
+    let spaces = open.saturating_sub(occupied);
+    let block_checks: usize = (0..puzzle.instances())
+        .map(|i| {
+            let t = puzzle.instance_type(i);
+            directions[t]
+                .iter()
+                .map(|&d| 1 + leading[t][d].len())
+                .sum::<usize>()
+        })
+        .sum();
+    open + 4 * spaces < block_checks
+}
+
 /// Static tables of a puzzle's moves plus reusable scratch space.
 #[derive(Clone, Debug)]
 pub struct MoveGenerator {
@@ -77,7 +108,7 @@ impl MoveGenerator {
             }
         }
         let mut fits = vec![false; puzzle.types.len() * cells];
-        let mut leading: Vec<[Vec<i32>; 4]> = Vec::new();
+        let mut leading = Vec::new();
         let mut directions = Vec::new();
         for (t, ty) in puzzle.types.iter().enumerate() {
             for a in 0..cells {
@@ -110,28 +141,7 @@ impl MoveGenerator {
             .filter(|&c| board.kind(c) != crate::model::CellKind::Wall)
             .map(|c| c as u16)
             .collect();
-        let occupied: usize = (0..puzzle.types.len())
-            .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
-            .sum();
-        let spaces = open.len().saturating_sub(occupied);
-        // Space-driven generation scans the open cells and looks beside each
-        // empty one, then tries only the steps towards an empty cell. Trying
-        // blocks one by one costs, per block and direction, a table look and
-        // one per leading-edge cell. The cheaper per position wins. Measured
-        // (CPU time, `experiments/bench.md`): Rush Hour (36 cells, 9 empty,
-        // 12 cars of 2 directions, 1-cell edges) is faster block by block;
-        // Sunshine (315 open cells, 100 empty, most of those doors beyond the
-        // frame, 68 blocks) and American Pie are faster space-driven.
-        let block_checks: usize = (0..puzzle.instances())
-            .map(|i| {
-                let t = puzzle.instance_type(i);
-                directions[t]
-                    .iter()
-                    .map(|&d: &usize| 1 + leading[t][d].len())
-                    .sum::<usize>()
-            })
-            .sum();
-        let space_driven = open.len() + 4 * spaces < block_checks;
+        let space_driven = prefers_spaces(puzzle, open.len(), &leading, &directions);
         MoveGenerator {
             cells,
             metric,
