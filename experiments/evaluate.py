@@ -132,8 +132,13 @@ def solver_run(puzzle, args, limit):
     key = {"kind": "solver", "puzzle": puzzle, "args": args, "limit": limit}
 
     def work():
-        code, r, err = run_process([SOLVER, "solve", puzzle, "--json", "--quiet", "--max-positions", str(limit), *args],
-                                   timeout=solver_timeout(limit))
+        # Told to stop a little before it is killed, as the reasoner tells its
+        # attempts, so that a slow run reports how close it got instead of
+        # failing (BFS on Huge 1x1, 10,000 cells per position, was killed at
+        # 310 s); not part of the key, which no finished run reached.
+        timeout = solver_timeout(limit)
+        code, r, err = run_process([SOLVER, "solve", puzzle, "--json", "--quiet", "--max-positions", str(limit),
+                                    "--time-limit", f"{timeout * 0.9:.0f}", *args], timeout=timeout)
         if not r:
             return {"status": "failed", "exit": code, "error": err}
         return {k: r.get(k) for k in ("status", "steps", "moves", "positions_examined", "best_distance",
