@@ -100,8 +100,8 @@ fn write_field(key: &mut [u64], at: usize, b: usize, v: u64) {
 }
 
 impl PackedEncoding {
-    /// ORs type `t`'s fields (its instances' domain indices, sorted) into
-    /// `key`, whose bits there are zero.
+    /// Writes type `t`'s fields (its instances' domain indices, sorted) into
+    /// `key`.
     #[inline]
     fn write_type(&mut self, t: usize, state: &State, key: &mut [u64]) {
         let b = self.field_bits[t] as usize;
@@ -112,12 +112,7 @@ impl PackedEncoding {
         let index = &self.index_of[t];
         let mut at = self.type_offsets[t];
         if r.len() == 1 {
-            let v = index[state.anchors[r.start] as usize] as u64;
-            let (w, s) = (at / 64, at % 64);
-            key[w] |= v << s;
-            if s + b > 64 {
-                key[w + 1] |= v >> (64 - s);
-            }
+            write_field(key, at, b, index[state.anchors[r.start] as usize] as u64);
             return;
         }
         let values = &mut self.scratch[..r.len()];
@@ -126,11 +121,7 @@ impl PackedEncoding {
         }
         values.sort_unstable();
         for &v in values.iter() {
-            let (w, s) = (at / 64, at % 64);
-            key[w] |= (v as u64) << s;
-            if s + b > 64 {
-                key[w + 1] |= (v as u64) >> (64 - s);
-            }
+            write_field(key, at, b, v as u64);
             at += b;
         }
     }
@@ -207,13 +198,8 @@ impl PositionEncoding for PackedEncoding {
                 let v = if b == 0 {
                     0
                 } else {
-                    let (w, s) = (at / 64, at % 64);
-                    let mut v = key[w] >> s;
-                    if s + b > 64 {
-                        v |= key[w + 1] << (64 - s);
-                    }
                     at += b;
-                    (v & ((1u64 << b) - 1)) as usize
+                    read_field(key, at - b, b) as usize
                 };
                 state.anchors[i] = self.anchor_of[t][v];
             }
