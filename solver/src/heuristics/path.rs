@@ -67,14 +67,12 @@ impl RouteCost {
             .iter()
             .map(|&(i, g)| {
                 let t = puzzle.instance_type(i as usize);
-                let mut edges: [Vec<i32>; 4] = Default::default();
+                let edges = std::array::from_fn(|d| moves.leading_edge(t, d).to_vec());
                 let steps: Vec<Vec<u32>> = (0..cells)
                     .map(|a| {
                         (0..4)
                             .filter_map(|d| {
-                                let (q, edge) = moves.empty_step(t, a, d)?;
-                                edges[d] = edge.to_vec();
-                                Some((q as u32) << 2 | d as u32)
+                                Some((moves.empty_step(t, a, d)? as u32) << 2 | d as u32)
                             })
                             .collect()
                     })

@@ -180,22 +180,21 @@ impl MoveGenerator {
     }
 
     /// Where a block of `block_type` anchored at `at` lands after one step
-    /// in `direction` (an index into [`Direction::ALL`]) on the empty board,
-    /// with the cell offsets (from `at`) that the step newly covers: for
-    /// heuristics that plan a block's route through the others. `None` off
-    /// the board, into a wall, or across its slider's axis.
-    pub fn empty_step(
-        &self,
-        block_type: usize,
-        at: usize,
-        direction: usize,
-    ) -> Option<(usize, &[i32])> {
+    /// in `direction` (an index into [`Direction::ALL`]) on the empty board:
+    /// for planning a block's route through the others. `None` off the
+    /// board, into a wall, or across its slider's axis.
+    pub fn empty_step(&self, block_type: usize, at: usize, direction: usize) -> Option<usize> {
         if !self.directions[block_type].contains(&direction) {
             return None;
         }
         let q = self.neighbor[at][direction];
-        (q != NONE && self.fits[block_type * self.cells + q as usize])
-            .then(|| (q as usize, self.leading[block_type][direction].as_slice()))
+        (q != NONE && self.fits[block_type * self.cells + q as usize]).then_some(q as usize)
+    }
+
+    /// The cell offsets (from the anchor) that one step of a block of
+    /// `block_type` in `direction` newly covers, the same from every anchor.
+    pub fn leading_edge(&self, block_type: usize, direction: usize) -> &[i32] {
+        &self.leading[block_type][direction]
     }
 
     /// Where instance `i` (of type `t`, virtually at anchor `at`) lands after
@@ -257,25 +256,14 @@ impl MoveGenerator {
         let mut near = std::mem::take(&mut self.near);
         let mut sides = std::mem::take(&mut self.sides);
         near.clear();
-        for &cell in &self.open {
-            if state.owner[cell as usize] != NO_OWNER {
-                continue;
-            }
-            for (k, &n) in self.neighbor[cell as usize].iter().enumerate() {
-                if n == NONE {
-                    continue;
+        self.beside_spaces(state, |o, toward| {
+            if o != skip {
+                if sides[o] == 0 {
+                    near.push(o as u16);
                 }
-                let o = state.owner[n as usize];
-                if o != NO_OWNER && o as usize != skip {
-                    if sides[o as usize] == 0 {
-                        near.push(o);
-                    }
-                    // The block beside the space in direction k steps the
-                    // opposite way into it (Up/Down and Left/Right pair up).
-                    sides[o as usize] |= 1 << (k ^ 1);
-                }
+                sides[o] |= 1 << toward;
             }
-        }
+        });
         for &o in &near {
             let mask = std::mem::replace(&mut sides[o as usize], 0);
             self.generate_towards(state, o as usize, mask, out);
@@ -293,13 +281,23 @@ impl MoveGenerator {
             (0..state.anchors.len()).for_each(visit);
             return;
         }
+        self.beside_spaces(state, |o, _| visit(o));
+    }
+
+    /// Calls `visit(instance, direction)` for every block beside an empty
+    /// open cell, with the direction (index into [`Direction::ALL`]) in
+    /// which it would step into that cell; a block beside several is
+    /// visited once per cell and side.
+    fn beside_spaces(&self, state: &State, mut visit: impl FnMut(usize, usize)) {
         for &cell in &self.open {
             if state.owner[cell as usize] != NO_OWNER {
                 continue;
             }
-            for &n in &self.neighbor[cell as usize] {
+            for (k, &n) in self.neighbor[cell as usize].iter().enumerate() {
                 if n != NONE && state.owner[n as usize] != NO_OWNER {
-                    visit(state.owner[n as usize] as usize);
+                    // The block beside the space in direction k steps the
+                    // opposite way into it (Up/Down and Left/Right pair up).
+                    visit(state.owner[n as usize] as usize, k ^ 1);
                 }
             }
         }

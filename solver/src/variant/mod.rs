@@ -46,7 +46,7 @@ pub(crate) fn search_empty_board(
             return (Some(a), parent);
         }
         for d in order {
-            if let Some((b, _)) = moves.empty_step(t, a, d as usize) {
+            if let Some(b) = moves.empty_step(t, a, d as usize) {
                 if parent[b] == usize::MAX {
                     parent[b] = a;
                     queue.push_back(b);
