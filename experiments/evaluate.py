@@ -33,6 +33,7 @@ SOLVER and REASONER (the binaries; default target/release),
 TABLES_ONLY=1 (write the tables from the results there, run nothing),
 OUT (the results' folder, experiments/results/evaluate).
 """
+import functools
 import hashlib
 import json
 import os
@@ -229,8 +230,11 @@ def learning_chain(files, order, scale):
     return chain
 
 
+@functools.lru_cache(maxsize=None)
 def grid_args(spaces, size):
-    """The oracle grid's solver flags for a puzzle with `spaces` spaces."""
+    """The oracle grid's solver flags for a puzzle with `spaces` spaces (one
+    reasoner process per distinct request: the table's order and its runs
+    ask for the same points)."""
     out = subprocess.run([REASONER, "settings", "--spaces", str(spaces), "--grid", str(size), "--seed", "1",
                           "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
     return [(s["name"], s["args"]) for s in json.loads(out.stdout)]
