@@ -205,12 +205,11 @@ pub fn available_memory() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{self, ImportOptions};
+    use crate::formats;
     use crate::params::Metric;
 
     fn choice(file: &str, budget: Budget) -> Choice {
-        let path = format!("{}/../puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
-        let puzzle = &formats::load(&path, None, &ImportOptions::default()).unwrap()[0];
+        let puzzle = &formats::bundled(file);
         let moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
         choose(puzzle, &moves, EncodingKind::Auto, budget)
     }

@@ -211,7 +211,7 @@ impl PositionEncoding for PackedEncoding {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{self, ImportOptions};
+    use crate::formats;
     use crate::params::Metric;
 
     /// Along a walk through each puzzle, every successor's key written from
@@ -225,8 +225,7 @@ mod tests {
             "rushhour/rush_30.txt",
             "klotski/sunshine.txt",
         ] {
-            let path = format!("{}/../puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
-            let puzzle = &formats::load(&path, None, &ImportOptions::default()).unwrap()[0];
+            let puzzle = &formats::bundled(file);
             for metric in [Metric::Steps, Metric::Moves] {
                 let mut moves = MoveGenerator::new(puzzle, metric, &[]);
                 let mut enc = PackedEncoding::new(puzzle, &moves);

@@ -69,6 +69,16 @@ pub fn parse_text(
     }
 }
 
+/// A puzzle of the collection under `puzzles/`, by its path there (for
+/// unit tests).
+#[cfg(test)]
+pub fn bundled(file: &str) -> Puzzle {
+    let path = format!("{}/../puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
+    load(&path, None, &ImportOptions::default())
+        .unwrap()
+        .remove(0)
+}
+
 /// Reads a file (`-` for standard input) and parses it.
 pub fn load(
     path: &str,

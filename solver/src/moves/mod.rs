@@ -466,7 +466,7 @@ impl MoveGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::{self, ImportOptions};
+    use crate::formats;
 
     /// Along a walk through each puzzle, space-driven generation (only the
     /// steps towards an empty cell) gives the same moves as trying every
@@ -480,8 +480,7 @@ mod tests {
             "rushhour/rush_30.txt",
             "tiles/korf_01.txt",
         ] {
-            let path = format!("{}/../puzzles/{file}", env!("CARGO_MANIFEST_DIR"));
-            let puzzle = &formats::load(&path, None, &ImportOptions::default()).unwrap()[0];
+            let puzzle = &formats::bundled(file);
             for metric in [Metric::Steps, Metric::Moves] {
                 let mut by_space = MoveGenerator::new(puzzle, metric, &[]);
                 by_space.space_driven = true;
