@@ -18,11 +18,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use sbp_protocol::best::BestPositions;
-
 use crate::params::{Algorithm, Heuristic, ParamSet, Value};
 use crate::plan::{Phase, Planned};
-use crate::restart::{best_file, best_out_args, nearest_stall, stalled};
+use crate::restart::{best_file, best_out_args, nearest_stall, read_best, stalled};
 use crate::runner::{AttemptResult, RunStatus, Runner};
 use crate::variant::{tool, Context};
 
@@ -191,9 +189,7 @@ async fn run_chain(
 /// Goal sections the nearest position of a `--best-out` file had reached
 /// (`None` when there is no file or no position).
 fn goals_reached(best: &Path) -> Option<usize> {
-    let text = std::fs::read_to_string(best).ok()?;
-    let file: BestPositions = serde_json::from_str(&text).ok()?;
-    file.positions.first().map(|p| p.goals_reached)
+    read_best(best)?.positions.first().map(|p| p.goals_reached)
 }
 
 /// `solver variant CURRENT --park BEST`: the parked puzzle's path.

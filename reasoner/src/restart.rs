@@ -113,6 +113,13 @@ pub fn nearest_stall(
         .min_by_key(|(p, r)| (r.best_distance.unwrap_or(u32::MAX), p.index))
 }
 
+/// The positions a `--best-out` file holds, nearest first (`None` when it
+/// is missing or does not parse).
+pub fn read_best(best: &Path) -> Option<BestPositions> {
+    let text = std::fs::read_to_string(best).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
 /// Where attempt `index` on `puzzle` writes its best positions: named by
 /// both, so a variant's own cycle never overwrites the puzzle's files.
 pub fn best_file(runner: &Runner, puzzle: &Path, index: usize) -> PathBuf {
@@ -173,11 +180,11 @@ fn recount(mut r: AttemptResult) -> AttemptResult {
 /// The best positions an attempt wrote, as starting points (prefixed by
 /// the moves to the attempt's own start), with their goal distances.
 fn starts(runner: &Runner, best: &Path, prefix: &[String], index: usize) -> Vec<(u32, Start)> {
-    let Ok(text) = std::fs::read_to_string(best) else {
+    let file = read_best(best);
+    let _ = std::fs::remove_file(best);
+    let Some(file) = file else {
         return Vec::new();
     };
-    let _ = std::fs::remove_file(best);
-    let file: BestPositions = serde_json::from_str(&text).unwrap_or_default();
     file.positions
         .into_iter()
         .enumerate()
