@@ -8,6 +8,14 @@
 //! slots without comparing keys. The home slot is the hash scaled to the
 //! capacity (a multiply, no power of two needed). No allocation per
 //! position: the table is one `Vec<u8>`.
+//!
+//! Keys wider than two words (Sunshine's 542 bits, 68 bytes with payload)
+//! are not kept in the slots: they go, with their payloads, into a dense
+//! array in insertion order, and each slot holds 8 bytes, 32 bits of the
+//! hash and the key's index. A probe walks 8-byte slots (eight to a cache
+//! line) and reads a key only where the hash bits agree, instead of reading
+//! 68-byte slots (two cache lines each) along the way; and the keys take
+//! no room at the load factor's empty slots.
 
 /// Top hash bits left out of the home slot: the sharded visited set picks
 /// the shard with them (up to 64 shards).
@@ -36,11 +44,21 @@ pub enum Insert {
 pub struct KeyTable {
     key_bits: u32,
     payload_bits: u32,
+    /// Bytes of one key with its payload.
     slot_bytes: usize,
     capacity: usize,
     len: usize,
+    /// The slots: keys with payloads, or for wide keys 8-byte entries (see
+    /// [`KeyTable::wide`]).
     data: Vec<u8>,
+    /// Wide keys only: the keys with their payloads, `slot_bytes` each, in
+    /// insertion order.
+    records: Vec<u8>,
 }
+
+/// Bytes of a wide table's slot: 32 hash bits, then the key's index plus
+/// one (an empty slot is all zeros).
+const ENTRY_BYTES: usize = 8;
 
 /// Mixes a key's words into 64 well-spread bits.
 #[inline]
@@ -70,13 +88,43 @@ impl KeyTable {
         // A power of two or three halves of one (see `grown_capacity`).
         let capacity = capacity.max(16);
         debug_assert!(capacity.is_power_of_two() || (capacity / 3).is_power_of_two());
+        let wide = slot_bytes > 16;
         KeyTable {
             key_bits,
             payload_bits,
             slot_bytes,
             capacity,
             len: 0,
-            data: vec![0xFF; capacity * slot_bytes + 8],
+            // Narrow and medium slots are empty with an all-ones payload,
+            // wide entries when zero.
+            data: if wide {
+                vec![0; capacity * ENTRY_BYTES]
+            } else {
+                vec![0xFF; capacity * slot_bytes + 8]
+            },
+            records: if wide {
+                Vec::with_capacity(records_room(capacity, slot_bytes))
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// True when keys live apart from the slots (more than two words).
+    #[inline]
+    fn wide(&self) -> bool {
+        self.slot_bytes > 16
+    }
+
+    /// Bytes a table of `capacity` slots holds: its slots, and for wide
+    /// keys the room for as many keys as it takes before it grows (reserved
+    /// when it grows, so that the count changes only then, as for the
+    /// others, and the key array is never reallocated in between).
+    fn bytes_at(&self, capacity: usize) -> usize {
+        if self.wide() {
+            capacity * ENTRY_BYTES + records_room(capacity, self.slot_bytes)
+        } else {
+            capacity * self.slot_bytes + 8
         }
     }
 
@@ -98,7 +146,7 @@ impl KeyTable {
 
     /// Bytes held by the table.
     pub fn bytes(&self) -> usize {
-        self.data.len()
+        self.data.len() + self.records.capacity()
     }
 
     /// The largest payload that can be stored.
@@ -124,24 +172,39 @@ impl KeyTable {
             before = Some(capacity);
             capacity = grown_capacity(capacity);
         }
-        let bytes = |c: usize| c * self.slot_bytes + 8;
+        let bytes = |c: usize| self.bytes_at(c);
         (bytes(capacity), before.map_or(0, bytes))
     }
 
-    /// Bytes held while the table grows (old and new arrays together).
+    /// Bytes held while the table grows (old and new arrays together; for
+    /// wide keys the key array too, in case enlarging it copies).
     pub fn growth_peak_bytes(&self) -> usize {
-        self.data.len() + grown_capacity(self.capacity) * self.slot_bytes + 8
+        self.bytes() + self.bytes_at(grown_capacity(self.capacity))
     }
 
+    /// The bytes holding keys with payloads: the slots, or the wide keys.
+    #[inline]
+    fn keys(&self) -> &[u8] {
+        if self.wide() {
+            &self.records
+        } else {
+            &self.data
+        }
+    }
+
+    /// Reads the key and payload at `slot` (for wide keys: the key's index).
     #[inline]
     fn read_slot(&self, slot: usize, out: &mut [u64]) {
-        // `data` has 8 bytes of padding, so whole-word loads never run past it.
         let base = slot * self.slot_bytes;
         let words = out.len();
+        let bytes = self.keys();
         for (i, o) in out.iter_mut().enumerate() {
             let off = base + 8 * i;
-            let w = u64::from_le_bytes(self.data[off..off + 8].try_into().expect("8 bytes"));
             let left = self.slot_bytes - 8 * i;
+            let mut b = [0u8; 8];
+            let n = left.min(8);
+            b[..n].copy_from_slice(&bytes[off..off + n]);
+            let w = u64::from_le_bytes(b);
             *o = if i + 1 == words && left < 8 {
                 w & ((1u64 << (8 * left)) - 1)
             } else {
@@ -153,7 +216,12 @@ impl KeyTable {
     #[inline]
     fn write_slot(&mut self, slot: usize, value: &[u64]) {
         let sb = self.slot_bytes;
-        let bytes = &mut self.data[slot * sb..(slot + 1) * sb];
+        let keys = if self.wide() {
+            &mut self.records
+        } else {
+            &mut self.data
+        };
+        let bytes = &mut keys[slot * sb..(slot + 1) * sb];
         for (i, chunk) in bytes.chunks_mut(8).enumerate() {
             let b = value[i].to_le_bytes();
             let n = chunk.len();
@@ -219,7 +287,11 @@ impl KeyTable {
     pub fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let offset = self.home(hash) * self.slot_bytes;
+            let offset = if self.wide() {
+                self.wide_home(wide_tag(hash)) * ENTRY_BYTES
+            } else {
+                self.home(hash) * self.slot_bytes
+            };
             let ptr = self.data[offset..].as_ptr() as *const i8;
             // SAFETY: prefetching is a hint that cannot fault; `ptr` points into `data`.
             unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
@@ -330,34 +402,64 @@ impl KeyTable {
         self.probe_wide(key, hash).ok()
     }
 
-    /// The unaligned word at byte `off` (the padding keeps it in bounds).
+    /// The home slot of a wide key, from its 32 hash bits (so that growth
+    /// moves entries without reading keys).
     #[inline]
-    fn word_at(&self, off: usize) -> u64 {
+    fn wide_home(&self, tag: u32) -> usize {
+        ((tag as u64 * self.capacity as u64) >> 32) as usize
+    }
+
+    /// The entry of a wide table's slot.
+    #[inline]
+    fn entry(&self, slot: usize) -> u64 {
+        let off = slot * ENTRY_BYTES;
         u64::from_le_bytes(self.data[off..off + 8].try_into().expect("8 bytes"))
     }
 
+    #[inline]
+    fn set_entry(&mut self, slot: usize, entry: u64) {
+        let off = slot * ENTRY_BYTES;
+        self.data[off..off + 8].copy_from_slice(&entry.to_le_bytes());
+    }
+
+    /// The unaligned word at byte `off` of the wide keys (their 8 bytes of
+    /// padding keep it in bounds).
+    #[inline]
+    fn record_word(&self, off: usize) -> u64 {
+        u64::from_le_bytes(self.records[off..off + 8].try_into().expect("8 bytes"))
+    }
+
+    /// The payload of wide key `r` (at most 32 bits: one unaligned load).
+    #[inline]
+    fn record_payload(&self, r: usize) -> u64 {
+        let kb = self.key_bits as usize;
+        (self.record_word(r * self.slot_bytes + kb / 8) >> (kb % 8)) & self.empty_payload()
+    }
+
     /// Probes for a key wider than two words from its home slot: `Ok` with
-    /// its slot and payload, or `Err` with the empty slot where it belongs.
-    /// Compares the slot's words in place (no copy of the slot), and reads
-    /// the payload (at most 32 bits) with one unaligned load.
+    /// the key's index and payload, or `Err` with the empty slot where it
+    /// belongs. Reads a stored key only where its 32 hash bits agree.
     #[inline]
     fn probe_wide(&self, key: &[u64], hash: u64) -> Result<(usize, u64), usize> {
         let kb = self.key_bits as usize;
         let (full, rest) = (kb / 64, kb % 64);
         let rest_mask = (1u64 << rest).wrapping_sub(1);
         let last = key.get(full).copied().unwrap_or(0);
-        let empty = self.empty_payload();
-        let mut slot = self.home(hash);
+        let tag = wide_tag(hash);
+        let mut slot = self.wide_home(tag);
         loop {
-            let base = slot * self.slot_bytes;
-            let p = (self.word_at(base + kb / 8) >> (kb % 8)) & empty;
-            if p == empty {
+            let e = self.entry(slot);
+            if e == 0 {
                 return Err(slot);
             }
-            if (0..full).all(|i| self.word_at(base + 8 * i) == key[i])
-                && (self.word_at(base + 8 * full) ^ last) & rest_mask == 0
-            {
-                return Ok((slot, p));
+            if e as u32 == tag {
+                let r = (e >> 32) as usize - 1;
+                let base = r * self.slot_bytes;
+                if (0..full).all(|i| self.record_word(base + 8 * i) == key[i])
+                    && (self.record_word(base + 8 * full) ^ last) & rest_mask == 0
+                {
+                    return Ok((r, self.record_payload(r)));
+                }
             }
             slot += 1;
             if slot == self.capacity {
@@ -366,11 +468,19 @@ impl KeyTable {
         }
     }
 
-    /// Writes a key wider than two words and its payload into an empty slot.
-    fn store_wide(&mut self, slot: usize, key: &[u64], payload: u64) {
+    /// Appends a key wider than two words and its payload to the keys, and
+    /// points the empty `slot` at it.
+    fn store_wide(&mut self, slot: usize, hash: u64, key: &[u64], payload: u64) {
         let kb = self.key_bits as usize;
         let sb = self.slot_bytes;
-        let out = &mut self.data[slot * sb..(slot + 1) * sb];
+        let r = self.len;
+        assert!(
+            r < u32::MAX as usize,
+            "a shard holds fewer than 2^32 wide keys"
+        );
+        // The array keeps 8 bytes of padding after the last key.
+        self.records.resize((r + 1) * sb + 8, 0);
+        let out = &mut self.records[r * sb..(r + 1) * sb];
         let key_bytes = kb.div_ceil(8);
         for (i, chunk) in out[..key_bytes].chunks_mut(8).enumerate() {
             chunk.copy_from_slice(&key[i].to_le_bytes()[..chunk.len()]);
@@ -383,6 +493,7 @@ impl KeyTable {
         for (j, b) in out[kb / 8..].iter_mut().enumerate().take(8) {
             *b |= (p >> (8 * j)) as u8;
         }
+        self.set_entry(slot, wide_tag(hash) as u64 | ((r as u64 + 1) << 32));
     }
 
     /// Inserts `key` with `payload` unless present (then reports the stored payload).
@@ -417,14 +528,15 @@ impl KeyTable {
         match self.probe_wide(key, hash) {
             Ok((slot, payload)) => Insert::Present { slot, payload },
             Err(slot) => {
-                self.store_wide(slot, key, payload);
+                self.store_wide(slot, hash, key, payload);
                 self.len += 1;
                 Insert::New
             }
         }
     }
 
-    /// Replaces the payload of an occupied slot.
+    /// Replaces the payload of an occupied slot (for wide keys: of the key
+    /// at this index, as [`Insert::Present`] and [`KeyTable::find`] give).
     pub fn set_payload(&mut self, slot: usize, payload: u64) {
         let words = self.slot_bytes.div_ceil(8);
         let mut v = [0u64; MAX_WORDS];
@@ -434,7 +546,7 @@ impl KeyTable {
     }
 
     fn grow(&mut self) {
-        let old = std::mem::replace(
+        let mut old = std::mem::replace(
             self,
             KeyTable::new(
                 self.key_bits,
@@ -475,11 +587,20 @@ impl KeyTable {
                 }
             }
         } else {
-            self.len = 0;
-            old.for_each(|key, payload| {
-                let h = hash_key(key);
-                self.insert(key, h, payload);
-            });
+            // The keys stay where they are; only the entries move.
+            self.records = std::mem::take(&mut old.records);
+            let room = records_room(self.capacity, self.slot_bytes);
+            self.records.reserve_exact(room - self.records.len());
+            for slot in 0..old.capacity {
+                let e = old.entry(slot);
+                if e != 0 {
+                    let mut at = self.wide_home(e as u32);
+                    while self.entry(at) != 0 {
+                        at = if at + 1 == self.capacity { 0 } else { at + 1 };
+                    }
+                    self.set_entry(at, e);
+                }
+            }
         }
     }
 
@@ -488,7 +609,8 @@ impl KeyTable {
         let words = self.slot_bytes.div_ceil(8);
         let key_words = (self.key_bits as usize).div_ceil(64).max(1);
         let mut v = [0u64; MAX_WORDS];
-        for slot in 0..self.capacity {
+        let slots = if self.wide() { self.len } else { self.capacity };
+        for slot in 0..slots {
             self.read_slot(slot, &mut v[..words]);
             let p = self.payload_of(&v[..words]);
             if p == self.empty_payload() {
@@ -546,6 +668,19 @@ impl SlotWord for u128 {
     }
 }
 
+/// The 32 hash bits a wide key's entry keeps: those below the shard's,
+/// which also place it (see [`KeyTable::wide_home`]).
+#[inline]
+fn wide_tag(hash: u64) -> u32 {
+    ((hash << HOME_SHIFT) >> 32) as u32
+}
+
+/// Bytes of wide keys a table of `capacity` slots reserves: one key more
+/// than it holds before growing, plus 8 bytes of padding.
+fn records_room(capacity: usize, slot_bytes: usize) -> usize {
+    (capacity / 16 * 13 + 1) * slot_bytes + 8
+}
+
 /// The capacity after `capacity`: x1.5 from a power of two, x4/3 (to the
 /// next power of two) otherwise.
 fn grown_capacity(capacity: usize) -> usize {
@@ -574,7 +709,15 @@ mod tests {
 
     #[test]
     fn stores_and_finds_keys_of_odd_widths_through_growth() {
-        for &(kb, pb) in &[(5u32, 2u32), (37, 2), (62, 2), (64, 16), (70, 3), (130, 20)] {
+        for &(kb, pb) in &[
+            (5u32, 2u32),
+            (37, 2),
+            (62, 2),
+            (64, 16),
+            (70, 3),
+            (130, 20),
+            (542, 2),
+        ] {
             let mut t = KeyTable::new(kb, pb, 16);
             let words = (kb as usize).div_ceil(64);
             let key = |i: u64| {
@@ -604,8 +747,22 @@ mod tests {
                 );
             }
             let mut seen = 0;
-            t.for_each(|_, _| seen += 1);
+            t.for_each(|k, p| {
+                assert_eq!(t.find(k, hash_key(k)).map(|x| x.1), Some(p));
+                seen += 1;
+            });
             assert_eq!(seen, n as usize);
+            // Payloads change in place, the keys beside them unharmed.
+            for i in (0..n).step_by(7) {
+                let k = key(i);
+                let (slot, _) = t.find(&k, hash_key(&k)).expect("stored");
+                t.set_payload(slot, 1);
+            }
+            for i in 0..n {
+                let k = key(i);
+                let want = if i % 7 == 0 { 1 } else { i % 3 };
+                assert_eq!(t.find(&k, hash_key(&k)).map(|x| x.1), Some(want));
+            }
         }
     }
 }
