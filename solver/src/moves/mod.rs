@@ -9,8 +9,10 @@
 //! `--metric moves` flood-fills the block's reachable anchors with the other
 //! blocks fixed (around corners for free blocks, straight for sliders).
 
+mod spaces;
 mod state;
 
+use spaces::SpaceMasks;
 pub use state::{ShapeTable, State, NO_OWNER};
 
 use crate::model::{Axis, Puzzle};
@@ -81,6 +83,9 @@ pub struct MoveGenerator {
     /// Generate from the empty cells (few spaces, many blocks) instead of
     /// trying every block.
     space_driven: bool,
+    /// Bit masks that find the empty cells beside a block (space-driven
+    /// generation on boards of up to 4096 cells).
+    masks: Option<SpaceMasks>,
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
     sides: Vec<u8>,
@@ -142,6 +147,9 @@ impl MoveGenerator {
             .map(|c| c as u16)
             .collect();
         let space_driven = prefers_spaces(puzzle, open.len(), &leading, &directions);
+        let masks = space_driven
+            .then(|| SpaceMasks::new(cells, &open, &neighbor))
+            .flatten();
         MoveGenerator {
             cells,
             metric,
@@ -153,6 +161,7 @@ impl MoveGenerator {
             movable,
             open,
             space_driven,
+            masks,
             sides: vec![0; puzzle.instances()],
             stamp: vec![0; cells],
             generation: 0,
@@ -289,15 +298,22 @@ impl MoveGenerator {
     /// which it would step into that cell; a block beside several is
     /// visited once per cell and side.
     fn beside_spaces(&self, state: &State, mut visit: impl FnMut(usize, usize)) {
-        for &cell in &self.open {
-            if state.owner[cell as usize] != NO_OWNER {
-                continue;
-            }
-            for (k, &n) in self.neighbor[cell as usize].iter().enumerate() {
+        let mut blocks_beside = |cell: usize| {
+            for (k, &n) in self.neighbor[cell].iter().enumerate() {
                 if n != NONE && state.owner[n as usize] != NO_OWNER {
                     // The block beside the space in direction k steps the
                     // opposite way into it (Up/Down and Left/Right pair up).
                     visit(state.owner[n as usize] as usize, k ^ 1);
+                }
+            }
+        };
+        match &self.masks {
+            Some(masks) => masks.touched_spaces(&state.owner, blocks_beside),
+            None => {
+                for &cell in &self.open {
+                    if state.owner[cell as usize] == NO_OWNER {
+                        blocks_beside(cell as usize);
+                    }
                 }
             }
         }
