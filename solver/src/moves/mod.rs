@@ -45,10 +45,7 @@ fn prefers_spaces(
     leading: &[[Vec<i32>; 4]],
     directions: &[Vec<usize>],
 ) -> bool {
-    let occupied: usize = (0..puzzle.types.len())
-        .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
-        .sum();
-    let spaces = open.saturating_sub(occupied);
+    let spaces = spaces(puzzle, open);
     let block_checks: usize = (0..puzzle.instances())
         .map(|i| {
             let t = puzzle.instance_type(i);
@@ -60,6 +57,21 @@ fn prefers_spaces(
         .sum();
     open + 4 * spaces < block_checks
 }
+
+/// Empty cells of `puzzle`'s positions, with `open` non-wall cells.
+fn spaces(puzzle: &Puzzle, open: usize) -> usize {
+    let occupied: usize = (0..puzzle.types.len())
+        .map(|t| puzzle.counts[t] * puzzle.types[t].shape.size())
+        .sum();
+    open.saturating_sub(occupied)
+}
+
+/// Fewest empty cells for which space-driven generation finds them with
+/// bit masks ([`SpaceMasks`]): these pay where many empty cells have no
+/// block beside them (Sunshine's and American Pie's doors beyond the
+/// frame: 14% fewer instructions on Sunshine), and cost 8% more on the
+/// 15-puzzle's single space (callgrind, `experiments/bench.md`).
+const MASKS_FROM_SPACES: usize = 16;
 
 /// Static tables of a puzzle's moves plus reusable scratch space.
 #[derive(Clone, Debug)]
@@ -147,7 +159,7 @@ impl MoveGenerator {
             .map(|c| c as u16)
             .collect();
         let space_driven = prefers_spaces(puzzle, open.len(), &leading, &directions);
-        let masks = space_driven
+        let masks = (space_driven && spaces(puzzle, open.len()) >= MASKS_FROM_SPACES)
             .then(|| SpaceMasks::new(cells, &open, &neighbor))
             .flatten();
         MoveGenerator {
@@ -520,6 +532,32 @@ mod tests {
                     assert!(!a.is_empty(), "{file}: a position without moves");
                     by_space.apply(&mut state, a[(step * 7 + 3) % a.len()]);
                 }
+            }
+        }
+    }
+
+    /// The bit masks visit the blocks beside the spaces in the same order
+    /// as looking around every empty open cell, so the moves come in the
+    /// same order and capped searches and ties do not change.
+    #[test]
+    fn space_masks_visit_what_the_cell_scan_visits_in_its_order() {
+        for file in ["klotski/sunshine.txt", "klotski/american_pie.txt"] {
+            let puzzle = &formats::bundled(file);
+            let mut masked = MoveGenerator::new(puzzle, Metric::Steps, &[]);
+            assert!(masked.masks.is_some(), "{file}: no masks");
+            let mut scan = masked.clone();
+            scan.masks = None;
+            let mut state = State::new(puzzle);
+            state.load(&puzzle.start, masked.shapes());
+            let mut list = Vec::new();
+            for step in 0..300 {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                masked.beside_spaces(&state, |o, d| a.push((o, d)));
+                scan.beside_spaces(&state, |o, d| b.push((o, d)));
+                assert_eq!(a, b, "{file} step {step}");
+                assert!(!a.is_empty());
+                masked.generate(&state, &mut list);
+                masked.apply(&mut state, list[(step * 7 + 3) % list.len()]);
             }
         }
     }

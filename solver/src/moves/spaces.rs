@@ -11,8 +11,9 @@
 
 use super::{NONE, NO_OWNER};
 
-/// Most cells the masks cover (64 words); larger boards scan cell by cell.
-pub const MAX_CELLS: usize = 64 * 64;
+/// Most cells the masks cover (8 words, so that the per-position arrays
+/// stay small); larger boards scan cell by cell.
+pub const MAX_CELLS: usize = 8 * 64;
 
 /// The board's fixed masks: open cells, and per direction the cells that
 /// have a neighbour there and how far away in cell indices it lies.
