@@ -52,9 +52,14 @@ pub struct KeyTable {
     /// [`KeyTable::wide`]).
     data: Vec<u8>,
     /// Wide keys only: the keys with their payloads, `slot_bytes` each, in
-    /// insertion order.
-    records: Vec<u8>,
+    /// insertion order, in chunks of [`CHUNK_KEYS`] keys (plus 8 bytes of
+    /// padding for whole-word loads). Chunks are never moved: growth
+    /// neither copies the keys nor leaves a freed array behind.
+    records: Vec<Box<[u8]>>,
 }
+
+/// Wide keys per chunk of [`KeyTable::records`] (a power of two).
+const CHUNK_KEYS: usize = 1 << 10;
 
 /// Bytes of a wide table's slot: 32 hash bits, then the key's index plus
 /// one (an empty slot is all zeros).
@@ -102,11 +107,7 @@ impl KeyTable {
             } else {
                 vec![0xFF; capacity * slot_bytes + 8]
             },
-            records: if wide {
-                Vec::with_capacity(records_room(capacity, slot_bytes))
-            } else {
-                Vec::new()
-            },
+            records: Vec::new(),
         }
     }
 
@@ -117,14 +118,25 @@ impl KeyTable {
     }
 
     /// Bytes a table of `capacity` slots holds: its slots, and for wide
-    /// keys the room for as many keys as it takes before it grows (reserved
-    /// when it grows, so that the count changes only then, as for the
-    /// others, and the key array is never reallocated in between).
+    /// keys the chunks for as many keys as it takes before it grows (counted
+    /// from the growth on, so that the count changes only at growth, as for
+    /// the others; chunks are allocated as keys arrive).
     fn bytes_at(&self, capacity: usize) -> usize {
         if self.wide() {
-            capacity * ENTRY_BYTES + records_room(capacity, self.slot_bytes)
+            let chunks = (capacity / 16 * 13).div_ceil(CHUNK_KEYS);
+            capacity * ENTRY_BYTES + chunks * (CHUNK_KEYS * self.slot_bytes + 8)
         } else {
             capacity * self.slot_bytes + 8
+        }
+    }
+
+    /// Bytes of the array a growth from `capacity` slots replaces (wide
+    /// keys stay in their chunks).
+    fn replaced_bytes(&self, capacity: usize) -> usize {
+        if self.wide() {
+            capacity * ENTRY_BYTES
+        } else {
+            self.bytes_at(capacity)
         }
     }
 
@@ -146,7 +158,7 @@ impl KeyTable {
 
     /// Bytes held by the table.
     pub fn bytes(&self) -> usize {
-        self.data.len() + self.records.capacity()
+        self.bytes_at(self.capacity)
     }
 
     /// The largest payload that can be stored.
@@ -172,34 +184,35 @@ impl KeyTable {
             before = Some(capacity);
             capacity = grown_capacity(capacity);
         }
-        let bytes = |c: usize| self.bytes_at(c);
-        (bytes(capacity), before.map_or(0, bytes))
+        (
+            self.bytes_at(capacity),
+            before.map_or(0, |c| self.replaced_bytes(c)),
+        )
     }
 
-    /// Bytes held while the table grows (old and new arrays together; for
-    /// wide keys the key array too, in case enlarging it copies).
+    /// Bytes held while the table grows (old and new arrays together).
     pub fn growth_peak_bytes(&self) -> usize {
-        self.bytes() + self.bytes_at(grown_capacity(self.capacity))
+        self.replaced_bytes(self.capacity) + self.bytes_at(grown_capacity(self.capacity))
     }
 
-    /// The bytes holding keys with payloads: the slots, or the wide keys.
+    /// The bytes from a key with its payload on: the slot, or for wide
+    /// keys the key with this index.
     #[inline]
-    fn keys(&self) -> &[u8] {
+    fn slot_data(&self, slot: usize) -> &[u8] {
         if self.wide() {
-            &self.records
+            self.record(slot)
         } else {
-            &self.data
+            &self.data[slot * self.slot_bytes..]
         }
     }
 
     /// Reads the key and payload at `slot` (for wide keys: the key's index).
     #[inline]
     fn read_slot(&self, slot: usize, out: &mut [u64]) {
-        let base = slot * self.slot_bytes;
         let words = out.len();
-        let bytes = self.keys();
+        let bytes = self.slot_data(slot);
         for (i, o) in out.iter_mut().enumerate() {
-            let off = base + 8 * i;
+            let off = 8 * i;
             let left = self.slot_bytes - 8 * i;
             let mut b = [0u8; 8];
             let n = left.min(8);
@@ -216,12 +229,12 @@ impl KeyTable {
     #[inline]
     fn write_slot(&mut self, slot: usize, value: &[u64]) {
         let sb = self.slot_bytes;
-        let keys = if self.wide() {
-            &mut self.records
+        let bytes = if self.wide() {
+            let at = (slot % CHUNK_KEYS) * sb;
+            &mut self.records[slot / CHUNK_KEYS][at..at + sb]
         } else {
-            &mut self.data
+            &mut self.data[slot * sb..(slot + 1) * sb]
         };
-        let bytes = &mut keys[slot * sb..(slot + 1) * sb];
         for (i, chunk) in bytes.chunks_mut(8).enumerate() {
             let b = value[i].to_le_bytes();
             let n = chunk.len();
@@ -422,18 +435,24 @@ impl KeyTable {
         self.data[off..off + 8].copy_from_slice(&entry.to_le_bytes());
     }
 
-    /// The unaligned word at byte `off` of the wide keys (their 8 bytes of
-    /// padding keep it in bounds).
+    /// The bytes from wide key `r` to the end of its chunk.
     #[inline]
-    fn record_word(&self, off: usize) -> u64 {
-        u64::from_le_bytes(self.records[off..off + 8].try_into().expect("8 bytes"))
+    fn record(&self, r: usize) -> &[u8] {
+        &self.records[r / CHUNK_KEYS][(r % CHUNK_KEYS) * self.slot_bytes..]
     }
 
-    /// The payload of wide key `r` (at most 32 bits: one unaligned load).
+    /// The unaligned word at byte `off` of `record` (the chunk's 8 bytes of
+    /// padding keep it in bounds).
     #[inline]
-    fn record_payload(&self, r: usize) -> u64 {
+    fn word(record: &[u8], off: usize) -> u64 {
+        u64::from_le_bytes(record[off..off + 8].try_into().expect("8 bytes"))
+    }
+
+    /// The payload of a wide key (at most 32 bits: one unaligned load).
+    #[inline]
+    fn record_payload(&self, record: &[u8]) -> u64 {
         let kb = self.key_bits as usize;
-        (self.record_word(r * self.slot_bytes + kb / 8) >> (kb % 8)) & self.empty_payload()
+        (Self::word(record, kb / 8) >> (kb % 8)) & self.empty_payload()
     }
 
     /// Probes for a key wider than two words from its home slot: `Ok` with
@@ -454,11 +473,11 @@ impl KeyTable {
             }
             if e as u32 == tag {
                 let r = (e >> 32) as usize - 1;
-                let base = r * self.slot_bytes;
-                if (0..full).all(|i| self.record_word(base + 8 * i) == key[i])
-                    && (self.record_word(base + 8 * full) ^ last) & rest_mask == 0
+                let record = self.record(r);
+                if (0..full).all(|i| Self::word(record, 8 * i) == key[i])
+                    && (Self::word(record, 8 * full) ^ last) & rest_mask == 0
                 {
-                    return Ok((r, self.record_payload(r)));
+                    return Ok((r, self.record_payload(record)));
                 }
             }
             slot += 1;
@@ -478,9 +497,12 @@ impl KeyTable {
             r < u32::MAX as usize,
             "a shard holds fewer than 2^32 wide keys"
         );
-        // The array keeps 8 bytes of padding after the last key.
-        self.records.resize((r + 1) * sb + 8, 0);
-        let out = &mut self.records[r * sb..(r + 1) * sb];
+        if r.is_multiple_of(CHUNK_KEYS) {
+            self.records
+                .push(vec![0; CHUNK_KEYS * sb + 8].into_boxed_slice());
+        }
+        let at = (r % CHUNK_KEYS) * sb;
+        let out = &mut self.records[r / CHUNK_KEYS][at..at + sb];
         let key_bytes = kb.div_ceil(8);
         for (i, chunk) in out[..key_bytes].chunks_mut(8).enumerate() {
             chunk.copy_from_slice(&key[i].to_le_bytes()[..chunk.len()]);
@@ -589,8 +611,6 @@ impl KeyTable {
         } else {
             // The keys stay where they are; only the entries move.
             self.records = std::mem::take(&mut old.records);
-            let room = records_room(self.capacity, self.slot_bytes);
-            self.records.reserve_exact(room - self.records.len());
             for slot in 0..old.capacity {
                 let e = old.entry(slot);
                 if e != 0 {
@@ -673,12 +693,6 @@ impl SlotWord for u128 {
 #[inline]
 fn wide_tag(hash: u64) -> u32 {
     ((hash << HOME_SHIFT) >> 32) as u32
-}
-
-/// Bytes of wide keys a table of `capacity` slots reserves: one key more
-/// than it holds before growing, plus 8 bytes of padding.
-fn records_room(capacity: usize, slot_bytes: usize) -> usize {
-    (capacity / 16 * 13 + 1) * slot_bytes + 8
 }
 
 /// The capacity after `capacity`: x1.5 from a power of two, x4/3 (to the
