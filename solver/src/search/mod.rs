@@ -132,6 +132,12 @@ impl<'a> Engine<'a> {
             max_positions: limits.max_positions,
         };
         let choice = encoding::choose(puzzle, &moves, params.encoding, budget);
+        if let (None, Some(guard)) = (limits.max_memory, choice.memory_guard) {
+            // The encoding counted on the positions to be expected: hold
+            // the search to the memory it was chosen for, less what the
+            // process holds, as for --max-memory.
+            limits.max_memory = Some(guard.saturating_sub(resident_bytes() + guard / 16));
+        }
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
             .time_limit_seconds
