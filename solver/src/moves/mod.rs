@@ -220,7 +220,7 @@ impl MoveGenerator {
 
     /// Where instance `i` (of type `t`, virtually at anchor `at`) lands after
     /// one step in `direction`, if that cell range is free (its own cells count as free).
-    #[inline]
+    #[inline(always)]
     fn step_target(
         &self,
         state: &State,

@@ -203,7 +203,11 @@ impl Worker {
                         let h = ctx.set.hash(&self.successor);
                         batch.hashes.push(h);
                         batch.routed[ctx.set.shard_of_hash(h)] += 1;
-                        batch.keys.extend_from_slice(&self.successor);
+                        match self.successor[..] {
+                            // One word (most keys): a push, not a copy call.
+                            [word] => batch.keys.push(word),
+                            _ => batch.keys.extend_from_slice(&self.successor),
+                        }
                         let goal = ctx.goal_enabled && ctx.geometry.is_goal(&self.state);
                         batch.goal.push(goal);
                         batch.any_goal |= goal;
