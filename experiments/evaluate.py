@@ -262,7 +262,8 @@ def plan(files, spaces, scale, store):
                 chains += [[solver_run(p, args, scale.limit)] for _, args in grid_args(spaces[p], 4)]
                 chains.append([ablation_run(p, "thesis", 1, scale)])
         elif part == "ablations":
-            chains += [[ablation_run(p, m, 1, scale)] for p in files for m in ("extended", "random", "none")]
+            chains += [[ablation_run(p, m, 1, scale)] for p in cheapest_first(files, spaces, scale, store)
+                       for m in ("extended", "random", "none")]
         elif part == "seeds":
             for seed in range(2, scale.seeds + 1):
                 chains += [[ablation_run(p, m, seed, scale)] for p in files for m in ("thesis", "extended", "random", "none")]

@@ -22,6 +22,8 @@ defaults, 20 minutes per level; the settings are printed into hard.md):
   LEVELS     comma-separated file stems to run (default: all, the hard ones first)
   PAGE       the page to write (default experiments/hard.md); a run of a few
              levels at another budget writes its own page beside it
+  COMMIT     the commit REASONER's binaries were built from, when they are not
+             the checked-out tree's (recorded with each run and shown on the page)
   TABLE_ONLY=1  redraw hard.md from results/hard.json, run nothing
 Run it under `nice -n 19` on a shared machine."""
 import json
@@ -132,13 +134,24 @@ def main():
                 text = open(SEED).read() if mode == "with" else casebase_without(SEED, puzzle)
                 with open(cb, "w") as f:
                     f.write(text)
-                load_before = os.getloadavg()[0]
+                load_before, source = os.getloadavg()[0], commit()
                 r = run(puzzle, cb)
                 r["load"] = round(load_before, 1)
+                r["commit"] = source
                 results[key] = r
                 save(results)
                 print(key, r, flush=True)
     write_table(results)
+
+
+def commit():
+    """The commit the binaries were built from, recorded with each run: COMMIT
+    when REASONER names binaries built elsewhere, else the checked-out one."""
+    if os.environ.get("COMMIT"):
+        return os.environ["COMMIT"]
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                         capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
 
 
 def cell(r):
@@ -147,7 +160,7 @@ def cell(r):
     solved = r["status"] == "solved"
     steps = "-" if not solved else (f"{r['first_steps']} → {r['steps']}" if r.get("first_steps") != r.get("steps") else str(r["steps"]))
     status = r["status"] + (" (budget)" if r.get("stopped_by_budget") else "")
-    return [status, steps, f"{r.get('positions', 0):,}", f"{r['seconds']:.0f} s (load {r.get('load', '?')})", r.get("phase") or "-"]
+    return [status, steps, f"{r.get('positions', 0):,}", f"{r['seconds']:.0f} s (load {r.get('load', '?')}, {r.get('commit', 'commit not recorded')})", r.get("phase") or "-"]
 
 
 def command():
