@@ -165,7 +165,7 @@ def cell(r):
 
 def command():
     """The command line that reproduces this page."""
-    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "LEVELS", "PAGE")
+    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "LEVELS", "PAGE", "COMMIT")
            if k in os.environ]
     return " ".join(env + ["python3 experiments/hard.py"])
 
