@@ -161,10 +161,33 @@ def ablations(store, files, scale):
             "choice of the reused cases differs (`--similarity thesis|extended`, `--retrieval random|none`). "
             "Mean ± standard deviation (min-max) over the seeds whose runs are all recorded.\n\n"
             "| retrieval | seeds complete | puzzles solved | of them within the limit (not by the final run) | million positions on solved puzzles | million positions on all puzzles |\n|---|---|---|---|---|---|\n"
-            + "".join(lines) + "\n![solved per retrieval](ablations.svg)\n")
+            + "".join(lines) + "\n![solved per retrieval](ablations.svg)\n" + seed_one_side_by_side(store, files, scale))
     write("ablations.md", text)
     plot_ablations(per_method, effort, len(files))
     return {"solved": per_method, "million positions": effort}
+
+
+def seed_one_side_by_side(store, files, scale):
+    """Seed 1 on the puzzles whose four runs are all recorded, so that a run
+    cut short still compares the methods on equal ground; and the puzzles
+    where the methods differ in solved or not."""
+    rows = {p: {m: result(store, ev.ablation_run(p, m, 1, scale)) for m in METHODS} for p in files}
+    both = {p: r for p, r in rows.items() if all(r.values())}
+    if not both:
+        return ""
+    lines = "".join(
+        f"| {METHOD_NAMES[m]} | {sum(r[m]['status'] == 'solved' for r in both.values())} | "
+        f"{sum(r[m]['positions'] for r in both.values() if r[m]['status'] == 'solved') / 1e6:.2f} | "
+        f"{sum(r[m].get('positions', 0) for r in both.values()) / 1e6:.2f} |\n" for m in METHODS)
+    differ = [p for p, r in both.items() if len({x["status"] == "solved" for x in r.values()}) > 1]
+    cells = "".join(f"| {os.path.basename(p)[:-4]} | " + " | ".join(
+        "solved" if r[m]["status"] == "solved" else r[m]["status"] for m in METHODS) + " |\n"
+        for p, r in ((p, both[p]) for p in differ))
+    return (f"\n## Seed 1, side by side\n\nThe {len(both)} of {len(files)} puzzles whose four seed-1 runs are "
+            "all recorded.\n\n| retrieval | solved | million positions on solved puzzles | million positions "
+            "on all |\n|---|---|---|---|\n" + lines
+            + ("\nWhere the methods differ:\n\n| puzzle | " + " | ".join(METHOD_NAMES[m] for m in METHODS)
+               + " |\n|---|---|---|---|---|\n" + cells if differ else "\nThe four solve the same puzzles.\n"))
 
 
 def learning_rows(rs, n):
