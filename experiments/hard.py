@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 
+import harness
 from common import REASONER, ROOT, load_results, save_results, casebase_without, gnome_levels
 
 OUT = os.path.join(ROOT, "experiments", "results")
@@ -146,12 +147,9 @@ def main():
 
 def commit():
     """The commit the binaries were built from, recorded with each run: COMMIT
-    when REASONER names binaries built elsewhere, else the checked-out one."""
-    if os.environ.get("COMMIT"):
-        return os.environ["COMMIT"]
-    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                         capture_output=True, text=True)
-    return out.stdout.strip() or "unknown"
+    when REASONER names binaries built elsewhere, else the checked-out one
+    (`-dirty` with uncommitted changes, as the evaluation records it)."""
+    return os.environ.get("COMMIT") or harness.commit()
 
 
 def cell(r):
