@@ -31,7 +31,8 @@ pub struct Move {
 }
 
 /// Whether space-driven generation is the cheaper for `puzzle`, with `open`
-/// non-wall cells and the generator's leading edges and directions per type.
+/// non-wall cells of which `spaces` are empty, and the generator's leading
+/// edges and directions per type.
 /// It scans the open cells and looks beside each empty one, then tries only
 /// the steps towards an empty cell; trying blocks one by one costs, per block
 /// and direction, a table look and one per leading-edge cell. Measured (CPU
@@ -42,10 +43,10 @@ pub struct Move {
 fn prefers_spaces(
     puzzle: &Puzzle,
     open: usize,
+    spaces: usize,
     leading: &[[Vec<i32>; 4]],
     directions: &[Vec<usize>],
 ) -> bool {
-    let spaces = spaces(puzzle, open);
     let block_checks: usize = (0..puzzle.instances())
         .map(|i| {
             let t = puzzle.instance_type(i);
@@ -96,7 +97,8 @@ pub struct MoveGenerator {
     /// trying every block.
     space_driven: bool,
     /// Bit masks that find the empty cells beside a block (space-driven
-    /// generation on boards of up to 4096 cells).
+    /// generation with [`MASKS_FROM_SPACES`] spaces or more, on boards of up
+    /// to [`spaces::MAX_CELLS`] cells).
     masks: Option<SpaceMasks>,
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
@@ -158,8 +160,9 @@ impl MoveGenerator {
             .filter(|&c| board.kind(c) != crate::model::CellKind::Wall)
             .map(|c| c as u16)
             .collect();
-        let space_driven = prefers_spaces(puzzle, open.len(), &leading, &directions);
-        let masks = (space_driven && spaces(puzzle, open.len()) >= MASKS_FROM_SPACES)
+        let spaces = spaces(puzzle, open.len());
+        let space_driven = prefers_spaces(puzzle, open.len(), spaces, &leading, &directions);
+        let masks = (space_driven && spaces >= MASKS_FROM_SPACES)
             .then(|| SpaceMasks::new(cells, &open, &neighbor))
             .flatten();
         MoveGenerator {

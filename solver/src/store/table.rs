@@ -230,8 +230,7 @@ impl KeyTable {
     fn write_slot(&mut self, slot: usize, value: &[u64]) {
         let sb = self.slot_bytes;
         let bytes = if self.wide() {
-            let at = (slot % CHUNK_KEYS) * sb;
-            &mut self.records[slot / CHUNK_KEYS][at..at + sb]
+            self.record_mut(slot)
         } else {
             &mut self.data[slot * sb..(slot + 1) * sb]
         };
@@ -441,6 +440,13 @@ impl KeyTable {
         &self.records[r / CHUNK_KEYS][(r % CHUNK_KEYS) * self.slot_bytes..]
     }
 
+    /// Wide key `r` with its payload, `slot_bytes` bytes, for writing.
+    #[inline]
+    fn record_mut(&mut self, r: usize) -> &mut [u8] {
+        let (sb, at) = (self.slot_bytes, (r % CHUNK_KEYS) * self.slot_bytes);
+        &mut self.records[r / CHUNK_KEYS][at..at + sb]
+    }
+
     /// The unaligned word at byte `off` of `record` (the chunk's 8 bytes of
     /// padding keep it in bounds).
     #[inline]
@@ -501,8 +507,7 @@ impl KeyTable {
             self.records
                 .push(vec![0; CHUNK_KEYS * sb + 8].into_boxed_slice());
         }
-        let at = (r % CHUNK_KEYS) * sb;
-        let out = &mut self.records[r / CHUNK_KEYS][at..at + sb];
+        let out = self.record_mut(r);
         let key_bytes = kb.div_ceil(8);
         for (i, chunk) in out[..key_bytes].chunks_mut(8).enumerate() {
             chunk.copy_from_slice(&key[i].to_le_bytes()[..chunk.len()]);
