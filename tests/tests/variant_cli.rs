@@ -92,6 +92,45 @@ fn a_variants_solution_as_subgoals_solves_the_full_puzzle_and_replays() {
     assert_eq!(v["steps"], r["steps"]);
 }
 
+/// The best positions handed on are the same under every encoding: ties
+/// at the least distance are broken by the canonical position, not by the
+/// encoding-specific key (under the key, packed and rank handed American
+/// Pie's parking rule different stalls from the same search).
+#[test]
+fn the_best_positions_do_not_depend_on_the_encoding() {
+    let full = classic();
+    let positions = |encoding: &str| -> Vec<String> {
+        let best = temp(&format!("best-{encoding}.json"));
+        let best = best.to_str().unwrap();
+        ok(
+            &[
+                "solve",
+                &full,
+                "--max-positions",
+                "3000",
+                "--encoding",
+                encoding,
+                "--best-out",
+                best,
+                "--best-count",
+                "3",
+                "--quiet",
+            ],
+            1,
+        );
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
+        file["positions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["puzzle"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (packed, rank) = (positions("packed"), positions("rank"));
+    assert_eq!(packed.len(), 3);
+    assert_eq!(packed, rank);
+}
+
 #[test]
 fn a_restart_from_a_best_position_concatenates_into_a_verified_solution() {
     let full = classic();

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::path::{lines, walk_back, Recorded};
 use super::Engine;
 use crate::encoding::PositionEncoding;
-use crate::model::Position;
+use crate::model::{Cell, Position};
 use crate::moves::State;
 use crate::solution::SolutionMove;
 use crate::store::VisitedSet;
@@ -75,22 +75,29 @@ pub fn nearest(
         .collect()
 }
 
-/// The `size` stored keys of least goal distance (ties: the smaller key),
-/// nearest first. One pass over the set; a key is copied only when it
-/// enters the pool. The pass ends early at [`Engine::grace_deadline`]: the
-/// keys seen so far still give valid restarts, only perhaps not the very
-/// nearest.
+/// The `size` stored keys of least goal distance, nearest first. Ties are
+/// broken by the canonical position (its anchors in order), not by the
+/// key: a key is encoding-specific, so breaking ties by it handed the
+/// packed and the rank encodings different stalls from the same search
+/// (American Pie's parking rule worked from one and not the other). One
+/// pass over the set; a position is made canonical only when its distance
+/// could enter the pool, and a key is copied only when it enters. The pass
+/// ends early at [`Engine::grace_deadline`]: the keys seen so far still
+/// give valid restarts, only perhaps not the very nearest.
 fn candidates(
     e: &mut Engine,
     set: &VisitedSet,
     start: &State,
     size: usize,
 ) -> Vec<(u32, Vec<u64>)> {
-    let mut heap: BinaryHeap<(u32, Vec<u64>)> = BinaryHeap::new();
+    let mut heap: BinaryHeap<(u32, Vec<Cell>, Vec<u64>)> = BinaryHeap::new();
     let mut state = start.clone();
+    let mut canonical = Position {
+        anchors: Vec::new(),
+    };
     let cutoff = e.grace_deadline();
     let (mut seen, mut late) = (0u64, false);
-    let (encoding, geometry) = (&mut e.encoding, &e.geometry);
+    let (encoding, geometry, puzzle) = (&mut e.encoding, &e.geometry, e.puzzle);
     set.for_each(|key, _| {
         seen += 1;
         late = late || (seen % CLOCK_EVERY == 0 && cutoff.is_some_and(|c| Instant::now() >= c));
@@ -99,18 +106,28 @@ fn candidates(
         }
         encoding.decode(key, &mut state);
         let d = geometry.goal_distance(&state);
-        let enters = heap.len() < size
-            || heap
-                .peek()
-                .is_some_and(|(worst, k)| (d, key) < (*worst, k.as_slice()));
+        let full = heap.len() >= size;
+        if full && heap.peek().is_some_and(|(worst, _, _)| d > *worst) {
+            return;
+        }
+        canonical.anchors.clear();
+        canonical.anchors.extend_from_slice(&state.anchors);
+        puzzle.canonicalize(&mut canonical);
+        let enters = !full
+            || heap.peek().is_some_and(|(worst, anchors, _)| {
+                (d, canonical.anchors.as_slice()) < (*worst, anchors.as_slice())
+            });
         if enters {
-            heap.push((d, key.to_vec()));
+            heap.push((d, canonical.anchors.clone(), key.to_vec()));
             if heap.len() > size {
                 heap.pop();
             }
         }
     });
     heap.into_sorted_vec()
+        .into_iter()
+        .map(|(d, _, key)| (d, key))
+        .collect()
 }
 
 /// Blocks in different places between two canonical positions.
