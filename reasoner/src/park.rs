@@ -7,9 +7,10 @@
 //! goal; the nearest attempt's parameters solve that puzzle from the start.
 //! If it stalls again, its own nearest position parks the next block (the
 //! places found so far kept), round after round (`--parks`), as long as
-//! each round's stall reaches one more goal section than the last. American Pie,
+//! each round's stall reaches one more goal section than the last. Chains
+//! park two blocks a round, then one (`--park-blocks`). American Pie,
 //! which no single setting solves within 5 million positions, is solved in
-//! the third round (`v`, then `r` parked).
+//! the second round of the two-block chain (`j` and `a`, then `v` parked).
 //!
 //! A solution of a parked puzzle is one of the original (same start, same
 //! final goal): it is replayed against the original by `solver verify`
@@ -26,8 +27,8 @@ use crate::variant::{tool, Context};
 
 /// The setting the phase parks with first: A* with weight 5 on `path`, the
 /// heuristic that steers the master along its route, off which the blocks
-/// are parked. On American Pie it solved in the third round, where the
-/// chains with A* w3 on `path` and A* w5 on `h0` stalled (experiments/README.md).
+/// are parked. On American Pie it solved where the chains with A* w3 on
+/// `path` and A* w5 on `h0` stalled (experiments/README.md).
 pub fn park_setting() -> ParamSet {
     ParamSet {
         algorithm: Algorithm::Astar,
@@ -39,17 +40,22 @@ pub fn park_setting() -> ParamSet {
 }
 
 /// One chain of rounds: its parameters, the best positions it starts
-/// from (`None`: a first run of its own finds them) and the attempt they
-/// came from.
+/// from (`None`: a first run of its own finds them), the attempt they
+/// came from, and how many blocks each round parks (`--park-blocks`).
 struct Chain {
     params: ParamSet,
     best: Option<PathBuf>,
     from: Option<usize>,
+    blocks: usize,
 }
 
-/// Runs the phase after the attempts `done`: a chain with
-/// [`park_setting`], then one with the parameters of the attempt that came
-/// nearest the goal. Returns its report rows, numbered from `first`, the
+/// Runs the phase after the attempts `done`: chains with [`park_setting`]
+/// parking two blocks a round, then one, then a chain with the parameters
+/// of the attempt that came nearest the goal, one block a round. Which
+/// count works depends on the stall: on American Pie, from the stall that
+/// the nearest positions' encoding-independent order gives, two a round
+/// solved in the second round and one a round needed five
+/// (experiments/README.md §6). Returns its report rows, numbered from `first`, the
 /// last one solved when a round worked.
 pub async fn phase(
     runner: &Arc<Runner>,
@@ -73,16 +79,21 @@ pub async fn phase(
     let own = done
         .iter()
         .find(|(p, r)| stalled(p, r) && ctx.space.normalized(p.params.clone()) == setting);
-    let mut chains = vec![Chain {
-        params: park_setting(),
-        best: own.map(|(p, _)| best_file(runner, puzzle, p.index)),
-        from: own.map(|(p, _)| p.index),
-    }];
+    let mut chains: Vec<Chain> = [2, 1]
+        .into_iter()
+        .map(|blocks| Chain {
+            params: park_setting(),
+            best: own.map(|(p, _)| best_file(runner, puzzle, p.index)),
+            from: own.map(|(p, _)| p.index),
+            blocks,
+        })
+        .collect();
     if ctx.space.normalized(near.params.clone()) != setting {
         chains.push(Chain {
             params: near.params.clone(),
             best: Some(best_file(runner, puzzle, near.index)),
             from: Some(near.index),
+            blocks: 1,
         });
     }
     for chain in chains {
@@ -108,7 +119,12 @@ async fn run_chain(
 ) -> bool {
     let config = ctx.config;
     let limits = config.phase_limits();
-    let Chain { params, best, from } = chain;
+    let Chain {
+        params,
+        best,
+        from,
+        blocks,
+    } = chain;
     let solve = |file: PathBuf, index: usize| {
         let params = params.clone();
         async move {
@@ -154,7 +170,7 @@ async fn run_chain(
             break;
         }
         let index = first + rows.len();
-        let parked = match park(runner, &current, &best, index, ctx).await {
+        let parked = match park(runner, &current, &best, blocks, index, ctx).await {
             Ok(p) => p,
             Err(e) => {
                 // Nothing (more) to park is the usual end: a row says why.
@@ -192,11 +208,13 @@ fn goals_reached(best: &Path) -> Option<usize> {
     read_best(best)?.positions.first().map(|p| p.goals_reached)
 }
 
-/// `solver variant CURRENT --park BEST`: the parked puzzle's path.
+/// `solver variant CURRENT --park BEST --park-blocks BLOCKS`: the parked
+/// puzzle's path.
 async fn park(
     runner: &Runner,
     current: &Path,
     best: &Path,
+    blocks: usize,
     index: usize,
     ctx: &Context<'_>,
 ) -> Result<PathBuf, String> {
@@ -211,9 +229,15 @@ async fn park(
         Some((_, why)) => why.to_string(),
         None => e,
     };
-    tool(runner, current, &["--park", &b, "-o", &o], ctx)
-        .await
-        .map_err(reason)?;
+    let n = blocks.to_string();
+    tool(
+        runner,
+        current,
+        &["--park", &b, "--park-blocks", &n, "-o", &o],
+        ctx,
+    )
+    .await
+    .map_err(reason)?;
     Ok(out)
 }
 

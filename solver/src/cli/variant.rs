@@ -35,7 +35,7 @@ pub struct VariantArgs {
     /// A `solver solve --best-out` file of this puzzle: write the puzzle with a goal section before its final goal that parks the blocks on the master's way in the file's nearest position (and keeps the places of an earlier --park section).
     #[arg(long, value_name = "BEST", conflicts_with_all = ["remove", "merge", "subgoals"])]
     pub park: Option<String>,
-    /// With --park: how many blocks to park at most, nearest the goal first; default 1 (one per round parks fewer blocks that are not in the way: American Pie solved with 1, not 3).
+    /// With --park: how many blocks to park at most, nearest the goal first; default 1 (one per round parks fewer blocks that are not in the way; on American Pie from its encoding-independent stall, 2 a round solved in two rounds and 1 a round in five).
     #[arg(long, value_name = "N", requires = "park", value_parser = super::ranged::whole::<usize>("variant", "park-blocks"))]
     pub park_blocks: Option<usize>,
     /// The variant's solution (with --remove or --merge): write the full puzzle with its positions as subgoals.

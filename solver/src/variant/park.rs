@@ -7,7 +7,8 @@
 //! inserted before the final goal: the search first clears the way, then
 //! brings the master through. Repeated from the next stall, each new
 //! section keeps the places of the one before (American Pie under A* w5
-//! `path`: `v` parked, then `r`, solved it, where no single setting did).
+//! `path`: `j` and `a` parked, then `v`, solved it, where no single setting
+//! did).
 //!
 //! A solution of the parked puzzle is a solution of the original: same
 //! blocks, same start, same final goal.
