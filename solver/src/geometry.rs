@@ -135,6 +135,13 @@ impl Geometry {
 
     /// True when `state` meets the goal.
     #[inline]
+    /// True when [`Geometry::is_goal`] reads the owner map: a goal cell
+    /// that any of several interchangeable blocks may fill. Otherwise it
+    /// reads the anchors only.
+    pub fn goal_reads_owner(&self) -> bool {
+        !self.shared_targets.is_empty()
+    }
+
     pub fn is_goal(&self, state: &State) -> bool {
         self.unique_targets
             .iter()

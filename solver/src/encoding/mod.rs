@@ -41,6 +41,12 @@ pub trait PositionEncoding: Clone + Send {
         let _ = (parent, m);
         self.encode(state, key);
     }
+    /// True when [`PositionEncoding::encode_successor`] reads the state's
+    /// owner map (a caller that knows it does not may leave the map of the
+    /// state after the move unwritten).
+    fn successor_reads_owner(&self) -> bool {
+        true
+    }
     /// Words per key.
     fn words(&self) -> usize {
         (self.key_bits() as usize).div_ceil(64).max(1)
@@ -86,6 +92,12 @@ impl PositionEncoding for Encoding {
         match self {
             Encoding::Rank(e) => e.decode(key, state),
             Encoding::Packed(e) => e.decode(key, state),
+        }
+    }
+    fn successor_reads_owner(&self) -> bool {
+        match self {
+            Encoding::Rank(e) => e.successor_reads_owner(),
+            Encoding::Packed(e) => e.successor_reads_owner(),
         }
     }
 }

@@ -164,6 +164,11 @@ impl PositionEncoding for PackedEncoding {
         self.bits
     }
 
+    /// The successor's key comes from the parent's and the move alone.
+    fn successor_reads_owner(&self) -> bool {
+        false
+    }
+
     fn encode(&mut self, state: &State, key: &mut [u64]) {
         key.fill(0);
         for t in 0..self.type_ranges.len() {

@@ -166,6 +166,13 @@ impl Worker {
     /// key, then the tag when `ctx.tagged`) into `batch`.
     pub fn expand(&mut self, keys: &[u8], entry_bytes: usize, ctx: &Context, batch: &mut Batch) {
         let key_bytes = entry_bytes - if ctx.tagged { TAG_BYTES } else { 0 };
+        // Without prunings, with a key written from the parent's and a goal
+        // read from the anchors, nothing reads a successor's owner map: a
+        // move then sets the moved anchor only, and apply's and undo's
+        // owner writes are left out.
+        let anchors_only = self.prunings.is_empty()
+            && !self.encoding.successor_reads_owner()
+            && !(ctx.goal_enabled && ctx.geometry.goal_reads_owner());
         for (k, bytes) in keys.chunks(entry_bytes).enumerate() {
             if k % CLOCK_EVERY == CLOCK_EVERY - 1
                 && ctx.deadline.is_some_and(|d| Instant::now() >= d)
@@ -190,7 +197,11 @@ impl Worker {
             self.moves
                 .generate_skipping(&self.state, skip, &mut self.list);
             for &m in &self.list {
-                self.moves.apply(&mut self.state, m);
+                if anchors_only {
+                    self.state.anchors[m.instance as usize] = m.to;
+                } else {
+                    self.moves.apply(&mut self.state, m);
+                }
                 if self.prunings.keep(&self.moves, &self.state, m) {
                     batch.generated += 1;
                     self.encoding
@@ -216,7 +227,11 @@ impl Worker {
                         }
                     }
                 }
-                self.moves.undo(&mut self.state, m);
+                if anchors_only {
+                    self.state.anchors[m.instance as usize] = m.from;
+                } else {
+                    self.moves.undo(&mut self.state, m);
+                }
             }
         }
     }
