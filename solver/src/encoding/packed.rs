@@ -183,7 +183,11 @@ impl PositionEncoding for PackedEncoding {
     /// indices being gathered and sorted again.
     #[inline]
     fn encode_successor(&mut self, parent: &[u64], m: Move, _: &State, key: &mut [u64]) {
-        key.copy_from_slice(&parent[..key.len()]);
+        match key {
+            // One word (most keys): a move, not a `memcpy` call.
+            [word] => *word = parent[0],
+            _ => key.copy_from_slice(&parent[..key.len()]),
+        }
         let t = self.shapes.type_of(m.instance as usize);
         let b = self.field_bits[t] as usize;
         if b == 0 {
