@@ -41,6 +41,16 @@ pub trait PositionEncoding: Clone + Send {
         let _ = (parent, m);
         self.encode(state, key);
     }
+    /// Sets `state`, which holds the position of `previous` (as decoded or
+    /// restored after moves), to the position of `key`. Encodings that keep
+    /// each block's place in a field of its own move only the blocks whose
+    /// fields differ: a BFS layer holds siblings one after another, which
+    /// differ in a block or two. The default decodes from scratch.
+    #[inline]
+    fn decode_after(&mut self, previous: &[u64], key: &[u64], state: &mut State) {
+        let _ = previous;
+        self.decode(key, state);
+    }
     /// True when [`PositionEncoding::encode_successor`] reads the state's
     /// owner map (a caller that knows it does not may leave the map of the
     /// state after the move unwritten).
@@ -92,6 +102,13 @@ impl PositionEncoding for Encoding {
         match self {
             Encoding::Rank(e) => e.decode(key, state),
             Encoding::Packed(e) => e.decode(key, state),
+        }
+    }
+    #[inline]
+    fn decode_after(&mut self, previous: &[u64], key: &[u64], state: &mut State) {
+        match self {
+            Encoding::Rank(e) => e.decode_after(previous, key, state),
+            Encoding::Packed(e) => e.decode_after(previous, key, state),
         }
     }
     fn successor_reads_owner(&self) -> bool {

@@ -139,6 +139,10 @@ pub(super) struct Worker {
     state: State,
     list: Vec<Move>,
     key: Vec<u64>,
+    /// The key decoded before `key`: `state` holds its position until the
+    /// next is decoded (moves are undone), so that the next parent, often
+    /// a sibling, is decoded from it by the blocks that differ.
+    previous: Vec<u64>,
     successor: Vec<u64>,
 }
 
@@ -158,6 +162,7 @@ impl Worker {
             state: start.clone(),
             list: Vec::new(),
             key: vec![0; words],
+            previous: vec![0; words],
             successor: vec![0; words],
         }
     }
@@ -180,8 +185,22 @@ impl Worker {
                 batch.out_of_time = true;
                 return;
             }
+            std::mem::swap(&mut self.key, &mut self.previous);
             read_key(&bytes[..key_bytes], &mut self.key);
-            self.encoding.decode(&self.key, &mut self.state);
+            // The first parent of a call is decoded whole: the state holds
+            // the previous call's last parent, or the start.
+            if k == 0 {
+                self.encoding.decode(&self.key, &mut self.state);
+            } else {
+                self.encoding
+                    .decode_after(&self.previous, &self.key, &mut self.state);
+            }
+            #[cfg(debug_assertions)]
+            {
+                let mut whole = self.state.clone();
+                self.encoding.decode(&self.key, &mut whole);
+                debug_assert_eq!(whole, self.state, "decoding from the previous parent");
+            }
             // The block that moved last (decoding renumbers instances, so
             // the tag names the cell it stands on).
             let skip = match ctx.tagged.then(|| entry_tag(bytes)) {
