@@ -22,6 +22,10 @@ pub enum Recorded {
     Depth,
     /// A*: the best known cost g (a real path of that length exists).
     Cost,
+    /// Nothing: a count (no goal, so no path is ever walked back) keeps
+    /// presence alone, so that a key of up to 63 bits still fits a
+    /// one-word slot (depth mod 3 takes two bits).
+    Nothing,
 }
 
 impl Recorded {
@@ -30,6 +34,7 @@ impl Recorded {
         match self {
             Recorded::DepthMod3 => d % 3,
             Recorded::Depth | Recorded::Cost => d,
+            Recorded::Nothing => 0,
         }
     }
 
@@ -38,6 +43,7 @@ impl Recorded {
         match self {
             Recorded::DepthMod3 => 2,
             Recorded::Depth | Recorded::Cost => 32,
+            Recorded::Nothing => 1,
         }
     }
 
@@ -46,6 +52,8 @@ impl Recorded {
             Recorded::DepthMod3 => candidate == (current + 2) % 3,
             Recorded::Depth => candidate + 1 == current,
             Recorded::Cost => candidate < current,
+            // No path can be walked back through presence alone.
+            Recorded::Nothing => false,
         }
     }
 }
@@ -191,4 +199,22 @@ fn moved_block(e: &Engine, a: &State, b: &State) -> Option<(usize, usize)> {
         return Some((instance, *came as usize));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Recorded;
+
+    /// A count's payload is presence alone: one bit, the same value at
+    /// every depth (so a 63-bit key fits one word), and no position ever
+    /// precedes another, so nothing could be walked back through it.
+    #[test]
+    fn a_count_records_presence_alone() {
+        let r = Recorded::Nothing;
+        assert_eq!(r.bits(), 1);
+        assert!((0..10).all(|d| r.payload(d) == 0));
+        assert!(!r.precedes(0, 0) && !r.precedes(0, 1));
+        assert_eq!(Recorded::DepthMod3.bits(), 2);
+        assert!(Recorded::DepthMod3.precedes(0, 1));
+    }
 }

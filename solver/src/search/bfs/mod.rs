@@ -61,7 +61,11 @@ fn tally(e: &mut Engine, batches: &[Batch]) {
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
-    let recorded = if e.prunings.directed() {
+    // A count has no goal and leaves no set behind: no path is walked back.
+    let walks_back = e.goal_enabled || e.keep_for_best || e.params.keep_visited;
+    let recorded = if !walks_back {
+        Recorded::Nothing
+    } else if e.prunings.directed() {
         Recorded::Depth
     } else {
         Recorded::DepthMod3
