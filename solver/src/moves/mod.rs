@@ -89,6 +89,9 @@ pub struct MoveGenerator {
     leading: Vec<[Vec<i32>; 4]>,
     /// Per type: directions it may move in (sliders: two).
     directions: Vec<Vec<usize>>,
+    /// Per type: the same directions as bits (bit `d` for direction `d`),
+    /// so that generation walks the set bits of those it wants.
+    direction_bits: Vec<u8>,
     /// Per instance: false when locked in place.
     movable: Vec<bool>,
     /// Non-wall cells, for finding the empty ones.
@@ -165,7 +168,12 @@ impl MoveGenerator {
         let masks = (space_driven && spaces >= MASKS_FROM_SPACES)
             .then(|| SpaceMasks::new(cells, &open, &neighbor))
             .flatten();
+        let direction_bits = directions
+            .iter()
+            .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
+            .collect();
         MoveGenerator {
+            direction_bits,
             cells,
             metric,
             shapes,
@@ -351,10 +359,12 @@ impl MoveGenerator {
         let from = state.anchors[i] as usize;
         match self.metric {
             Metric::Steps => {
-                for &d in &self.directions[t] {
-                    if mask & (1 << d) == 0 {
-                        continue;
-                    }
+                // The wanted directions' bits, lowest first: the order of
+                // `directions`, which lists them ascending.
+                let mut wanted = mask & self.direction_bits[t];
+                while wanted != 0 {
+                    let d = wanted.trailing_zeros() as usize;
+                    wanted &= wanted - 1;
                     if let Some(q) = self.step_target(state, i, t, from, d) {
                         out.push(Move {
                             instance: i as u16,
