@@ -92,6 +92,28 @@ fn a_variants_solution_as_subgoals_solves_the_full_puzzle_and_replays() {
     assert_eq!(v["steps"], r["steps"]);
 }
 
+/// `solver solve PUZZLE --max-positions 3000 --best-out FILE --best-count 3`
+/// plus `extra` (the search stops by its limit): the file's positions.
+fn best_positions(puzzle: &str, file: &str, extra: &[&str]) -> Vec<Value> {
+    let best = temp(file);
+    let best = best.to_str().unwrap();
+    let mut args = vec![
+        "solve",
+        puzzle,
+        "--max-positions",
+        "3000",
+        "--best-out",
+        best,
+        "--best-count",
+        "3",
+        "--quiet",
+    ];
+    args.extend_from_slice(extra);
+    ok(&args, 1);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
+    file["positions"].as_array().unwrap().clone()
+}
+
 /// The best positions handed on are the same under every encoding: ties
 /// at the least distance are broken by the canonical position, not by the
 /// encoding-specific key (under the key, packed and rank handed American
@@ -99,34 +121,14 @@ fn a_variants_solution_as_subgoals_solves_the_full_puzzle_and_replays() {
 #[test]
 fn the_best_positions_do_not_depend_on_the_encoding() {
     let full = classic();
-    let positions = |encoding: &str| -> Vec<String> {
-        let best = temp(&format!("best-{encoding}.json"));
-        let best = best.to_str().unwrap();
-        ok(
-            &[
-                "solve",
-                &full,
-                "--max-positions",
-                "3000",
-                "--encoding",
-                encoding,
-                "--best-out",
-                best,
-                "--best-count",
-                "3",
-                "--quiet",
-            ],
-            1,
-        );
-        let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
-        file["positions"]
-            .as_array()
-            .unwrap()
+    let puzzles = |encoding: &str| -> Vec<String> {
+        let file = format!("best-{encoding}.json");
+        best_positions(&full, &file, &["--encoding", encoding])
             .iter()
             .map(|p| p["puzzle"].as_str().unwrap().to_string())
             .collect()
     };
-    let (packed, rank) = (positions("packed"), positions("rank"));
+    let (packed, rank) = (puzzles("packed"), puzzles("rank"));
     assert_eq!(packed.len(), 3);
     assert_eq!(packed, rank);
 }
@@ -134,24 +136,7 @@ fn the_best_positions_do_not_depend_on_the_encoding() {
 #[test]
 fn a_restart_from_a_best_position_concatenates_into_a_verified_solution() {
     let full = classic();
-    let best = temp("best.json");
-    let best = best.to_str().unwrap();
-    ok(
-        &[
-            "solve",
-            &full,
-            "--max-positions",
-            "3000",
-            "--best-out",
-            best,
-            "--best-count",
-            "3",
-            "--quiet",
-        ],
-        1,
-    );
-    let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
-    let positions = file["positions"].as_array().unwrap();
+    let positions = best_positions(&full, "best.json", &[]);
     assert_eq!(positions.len(), 3);
     // Nearest first, and nearer than the start (distance 3).
     let d: Vec<u64> = positions
@@ -190,6 +175,8 @@ fn a_restart_from_a_best_position_concatenates_into_a_verified_solution() {
         p["steps"].as_u64().unwrap() + r["steps"].as_u64().unwrap()
     );
     // Solved: the file is rewritten with no positions, never left stale.
+    let best = temp("best.json");
+    let best = best.to_str().unwrap();
     ok(&["solve", &full, "--best-out", best, "--quiet"], 0);
     let file: Value = serde_json::from_str(&std::fs::read_to_string(best).unwrap()).unwrap();
     assert_eq!(file["positions"].as_array().unwrap().len(), 0);
