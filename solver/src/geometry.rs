@@ -20,6 +20,8 @@ pub struct Geometry {
     shared_targets: Vec<(std::ops::Range<usize>, Vec<u16>)>,
     /// The master's instance and its goal anchor, when the goal fixes the master.
     pub master: Option<(usize, u16)>,
+    /// Per instance: the goal names its type.
+    in_goal: Vec<bool>,
 }
 
 impl Geometry {
@@ -48,7 +50,12 @@ impl Geometry {
             .filter(|(r, _)| r.len() != 1)
             .cloned()
             .collect();
+        let mut in_goal = vec![false; puzzle.instances()];
+        for (r, _) in &targets {
+            in_goal[r.clone()].fill(true);
+        }
         Geometry {
+            in_goal,
             unique_targets,
             shared_targets,
             width: w,
@@ -133,8 +140,13 @@ impl Geometry {
         d as u32
     }
 
-    /// True when `state` meets the goal.
+    /// True when the goal names instance `i`'s type. A move of any other
+    /// block cannot turn a position that is not a goal into one.
     #[inline]
+    pub fn in_goal(&self, i: usize) -> bool {
+        self.in_goal[i]
+    }
+
     /// True when [`Geometry::is_goal`] reads the owner map: a goal cell
     /// that any of several interchangeable blocks may fill. Otherwise it
     /// reads the anchors only.
@@ -142,6 +154,8 @@ impl Geometry {
         !self.shared_targets.is_empty()
     }
 
+    /// True when `state` meets the goal.
+    #[inline]
     pub fn is_goal(&self, state: &State) -> bool {
         self.unique_targets
             .iter()

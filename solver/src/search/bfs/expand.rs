@@ -238,7 +238,13 @@ impl Worker {
                             [word] => batch.keys.push(word),
                             _ => batch.keys.extend_from_slice(&self.successor),
                         }
-                        let goal = ctx.goal_enabled && ctx.geometry.is_goal(&self.state);
+                        // The parent is no goal (the start is checked
+                        // before the search, every other parent when it
+                        // was stored), so only a move of a block the goal
+                        // names can reach one.
+                        let goal = ctx.goal_enabled
+                            && ctx.geometry.in_goal(m.instance as usize)
+                            && ctx.geometry.is_goal(&self.state);
                         batch.goal.push(goal);
                         batch.any_goal |= goal;
                         if ctx.tagged {
