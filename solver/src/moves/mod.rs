@@ -395,22 +395,30 @@ impl MoveGenerator {
         mut visit: impl FnMut(usize),
     ) {
         if let &[d0, d1] = &self.directions[t][..] {
+            // A slider: along its rail both ways, without the queue and
+            // stamps. One cell wide, a step either way newly covers one
+            // cell, so its check is one look (Rush Hour's cars and trucks,
+            // where this walk is most of the generation); else the whole
+            // leading edge is checked.
             if let (&[l0], &[l1]) = (&self.leading[t][d0][..], &self.leading[t][d1][..]) {
-                return self.rail(state, i, t, from, [(d0, l0), (d1, l1)], visit);
-            }
-            // A slider: along its rail both ways, in the order the flood
-            // below would visit (one step each way in turn), without its
-            // queue and stamps.
-            let (mut a, mut b) = (Some(from), Some(from));
-            while a.is_some() || b.is_some() {
-                a = a.and_then(|at| self.step_target(state, i, t, at, d0));
-                if let Some(q) = a {
-                    visit(q);
-                }
-                b = b.and_then(|at| self.step_target(state, i, t, at, d1));
-                if let Some(q) = b {
-                    visit(q);
-                }
+                let fits = &self.fits[t * self.cells..(t + 1) * self.cells];
+                let me = i as u16;
+                let step = |at: usize, d: usize, lead: i32| -> Option<usize> {
+                    let q = self.neighbor[at][d];
+                    if q == NONE || !fits[q as usize] {
+                        return None;
+                    }
+                    let o = state.owner[(at as i32 + lead) as usize];
+                    (o == NO_OWNER || o == me).then_some(q as usize)
+                };
+                rail(from, |at| step(at, d0, l0), |at| step(at, d1, l1), visit);
+            } else {
+                rail(
+                    from,
+                    |at| self.step_target(state, i, t, at, d0),
+                    |at| self.step_target(state, i, t, at, d1),
+                    visit,
+                );
             }
             return;
         }
@@ -435,45 +443,6 @@ impl MoveGenerator {
             }
         }
         self.queue = queue;
-    }
-
-    /// [`MoveGenerator::flood`] of a slider one cell wide, whose step
-    /// either way newly covers one cell (`ends`: each direction with that
-    /// cell's offset from the anchor): the same walk and visiting order,
-    /// with [`MoveGenerator::step_target`]'s loop over the leading edge
-    /// reduced to one look (Rush Hour's cars and trucks, where this walk
-    /// is most of the generation).
-    #[inline(always)]
-    fn rail(
-        &self,
-        state: &State,
-        i: usize,
-        t: usize,
-        from: usize,
-        ends: [(usize, i32); 2],
-        mut visit: impl FnMut(usize),
-    ) {
-        let fits = &self.fits[t * self.cells..(t + 1) * self.cells];
-        let me = i as u16;
-        let step = |at: usize, (d, lead): (usize, i32)| -> Option<usize> {
-            let q = self.neighbor[at][d];
-            if q == NONE || !fits[q as usize] {
-                return None;
-            }
-            let o = state.owner[(at as i32 + lead) as usize];
-            (o == NO_OWNER || o == me).then_some(q as usize)
-        };
-        let (mut a, mut b) = (Some(from), Some(from));
-        while a.is_some() || b.is_some() {
-            a = a.and_then(|at| step(at, ends[0]));
-            if let Some(q) = a {
-                visit(q);
-            }
-            b = b.and_then(|at| step(at, ends[1]));
-            if let Some(q) = b {
-                visit(q);
-            }
-        }
     }
 
     fn next_generation(&mut self) {
@@ -543,6 +512,30 @@ impl MoveGenerator {
             }
         }
         None
+    }
+}
+
+/// A slider's walk along its rail from `from`: one step each way in turn
+/// (`ahead` and `back`: where a step from an anchor lands, if it may), each
+/// way until its first blocked step, visiting every anchor reached in the
+/// order a flood fill would.
+#[inline(always)]
+fn rail(
+    from: usize,
+    ahead: impl Fn(usize) -> Option<usize>,
+    back: impl Fn(usize) -> Option<usize>,
+    mut visit: impl FnMut(usize),
+) {
+    let (mut a, mut b) = (Some(from), Some(from));
+    while a.is_some() || b.is_some() {
+        a = a.and_then(&ahead);
+        if let Some(q) = a {
+            visit(q);
+        }
+        b = b.and_then(&back);
+        if let Some(q) = b {
+            visit(q);
+        }
     }
 }
 
