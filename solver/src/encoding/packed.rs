@@ -49,14 +49,8 @@ impl Field {
     /// The field's value (a domain index) in `key`.
     #[inline(always)]
     fn value(&self, key: &[u64]) -> usize {
-        let (w, s) = (self.at as usize / 64, self.at % 64);
-        let mut v = key[w] >> s;
-        // A field across a word boundary: the rest from the next word
-        // (`s > 0` there, so the shift stays below 64).
-        if s > 0 && w + 1 < key.len() {
-            v |= key[w + 1] << (64 - s);
-        }
-        (v & self.mask) as usize
+        let (at, end) = (self.at as usize, self.end as usize);
+        read_bits(key, at, end - at, self.mask) as usize
     }
 }
 
@@ -138,12 +132,21 @@ fn field_mask(b: usize) -> u64 {
 /// The `b`-bit field at bit `at` of `key`.
 #[inline]
 fn read_field(key: &[u64], at: usize, b: usize) -> u64 {
+    read_bits(key, at, b, field_mask(b))
+}
+
+/// The `b` bits at bit `at` of `key`, `mask` their low `b` bits set (0
+/// for no bits: then 0).
+#[inline(always)]
+fn read_bits(key: &[u64], at: usize, b: usize, mask: u64) -> u64 {
     let (w, s) = (at / 64, at % 64);
     let mut v = key[w] >> s;
+    // Across a word boundary: the rest from the next word (`s > 0` there,
+    // so the shift stays below 64).
     if s + b > 64 {
         v |= key[w + 1] << (64 - s);
     }
-    v & field_mask(b)
+    v & mask
 }
 
 /// Overwrites the `b`-bit field at bit `at` of `key` with `v`.
