@@ -225,26 +225,36 @@ impl PositionEncoding for PackedEncoding {
         if b == 0 {
             return; // the type has one place: its fields take no bits
         }
-        let (base, n) = (self.type_offsets[t], self.type_ranges[t].len());
+        let r = &self.type_ranges[t];
+        let (base, n) = (self.type_offsets[t], r.len());
         let index = &self.index_of[t];
         let (old, new) = (index[m.from as usize], index[m.to as usize]);
         let field = |k: &[u64], j: usize| read_field(k, base + j * b, b) as u16;
-        // The old value's place: the fields are sorted and distinct.
-        let (mut lo, mut hi) = (0, n);
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if field(key, mid) <= old {
-                lo = mid;
-            } else {
-                hi = mid;
+        // The old value's place. A parent decoded from its key (every BFS
+        // parent) holds a type's instances in the order of their sorted
+        // fields, so the moved instance's own field is looked at first;
+        // a state moved since (IDA*'s path) is searched: the fields are
+        // sorted and distinct.
+        let hint = m.instance as usize - r.start;
+        let mut j = if field(key, hint) == old {
+            hint
+        } else {
+            let (mut lo, mut hi) = (0, n);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if field(key, mid) <= old {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
             }
-        }
+            lo
+        };
         debug_assert_eq!(
-            field(key, lo),
+            field(key, j),
             old,
             "the parent's key lacks the moved block"
         );
-        let mut j = lo;
         if new > old {
             while j + 1 < n && field(key, j + 1) < new {
                 write_field(key, base + j * b, b, field(key, j + 1) as u64);
