@@ -25,13 +25,13 @@ const CLOCK_EVERY: usize = 16;
 pub(super) struct Batch {
     pub keys: Vec<u64>,
     pub hashes: Vec<u64>,
-    pub goal: Vec<bool>,
-    /// Some successor is a goal.
-    pub any_goal: bool,
+    /// The indices of the successors that are goals, ascending (rare: a
+    /// list, not a flag pushed per successor).
+    pub goals: Vec<u32>,
     /// Per key, when tagged: the anchor of the block that moved.
     pub moved: Vec<u16>,
-    /// Successors per shard of the visited set (for the memory bound of a
-    /// parallel insertion).
+    /// Successors per shard of the visited set, counted only when
+    /// [`Context::route`] (for the memory bound of a parallel insertion).
     pub routed: Vec<u32>,
     pub examined: u64,
     pub generated: u64,
@@ -46,11 +46,10 @@ impl Batch {
     pub fn reset(&mut self, shards: usize) {
         self.keys.clear();
         self.hashes.clear();
-        self.goal.clear();
+        self.goals.clear();
         self.moved.clear();
         self.routed.clear();
         self.routed.resize(shards, 0);
-        self.any_goal = false;
         self.examined = 0;
         self.generated = 0;
         self.best = None;
@@ -61,7 +60,7 @@ impl Batch {
     pub fn bytes(&self) -> usize {
         self.keys.capacity() * 8
             + self.hashes.capacity() * 8
-            + self.goal.capacity()
+            + self.goals.capacity() * 4
             + self.moved.capacity() * 2
     }
 
@@ -128,6 +127,16 @@ pub(super) struct Context<'a> {
     pub deadline: Option<Instant>,
     /// Queue entries carry the anchor of the block that moved last.
     pub tagged: bool,
+    /// Count the successors per shard ([`Batch::routed`]): a parallel
+    /// insertion under a memory limit needs them, nothing else does.
+    pub route: bool,
+}
+
+impl Batch {
+    /// Some successor is a goal.
+    pub fn any_goal(&self) -> bool {
+        !self.goals.is_empty()
+    }
 }
 
 /// One thread's copy of what expanding a position needs.
@@ -231,8 +240,9 @@ impl Worker {
                         .any(|f| f.get(&self.successor).is_some())
                     {
                         let h = ctx.set.hash(&self.successor);
-                        batch.hashes.push(h);
-                        batch.routed[ctx.set.shard_of_hash(h)] += 1;
+                        if ctx.route {
+                            batch.routed[ctx.set.shard_of_hash(h)] += 1;
+                        }
                         match self.successor[..] {
                             // One word (most keys): a push, not a copy call.
                             [word] => batch.keys.push(word),
@@ -242,11 +252,13 @@ impl Worker {
                         // before the search, every other parent when it
                         // was stored), so only a move of a block the goal
                         // names can reach one.
-                        let goal = ctx.goal_enabled
+                        if ctx.goal_enabled
                             && ctx.geometry.in_goal(m.instance as usize)
-                            && ctx.geometry.is_goal(&self.state);
-                        batch.goal.push(goal);
-                        batch.any_goal |= goal;
+                            && ctx.geometry.is_goal(&self.state)
+                        {
+                            batch.goals.push(batch.hashes.len() as u32);
+                        }
+                        batch.hashes.push(h);
                         if ctx.tagged {
                             batch.moved.push(m.to);
                         }

@@ -47,14 +47,17 @@ pub(super) fn serial(
     let budget = e.memory_left((s.others + s.next.bytes()) as u64);
     for b in batches {
         let n = b.len();
+        let mut goals = b.goals.iter().peekable();
         for i in 0..n {
+            // The goals' indices ascend with `i`.
+            let goal = goals.next_if(|&&g| g as usize == i).is_some();
             if i + PREFETCH_AHEAD < n {
                 s.set.prefetch_hashed(b.hashes[i + PREFETCH_AHEAD]);
             }
             let k = &b.keys[i * words..(i + 1) * words];
             match s.set.insert_hashed(k, b.hashes[i], s.payload, budget) {
                 None => return Some(Ending::Stopped(Limit::Memory)),
-                Some(Insert::New) if b.goal[i] => {
+                Some(Insert::New) if goal => {
                     let mut goal = start.clone();
                     e.encoding.decode(k, &mut goal);
                     e.stats.stored = s.set.len() as u64;
@@ -86,7 +89,7 @@ pub(super) fn serial(
 /// (the search would end at it) and, even if every key were new, the set
 /// and the next layer would stay within `--max-memory`.
 pub(super) fn parallel_fits(e: &Engine, s: &Sink, batches: &[Batch]) -> bool {
-    if batches.iter().any(|b| b.any_goal) {
+    if batches.iter().any(Batch::any_goal) {
         return false;
     }
     if e.limits.max_memory.is_none() {

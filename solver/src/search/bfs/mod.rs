@@ -124,6 +124,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 goal_enabled: e.goal_enabled,
                 deadline: e.deadline(),
                 tagged,
+                route: threads > 1 && e.limits.max_memory.is_some(),
             };
             expand::chunk(&mut workers, &mut batches, chunk, key_bytes, &ctx);
             tally(e, &batches);
