@@ -217,9 +217,12 @@ impl Worker {
                 _ => usize::MAX,
             };
             batch.examined += 1;
-            let d = ctx.geometry.goal_distance(&self.state);
-            if batch.best.is_none_or(|(b, _)| d < b) {
-                batch.best = Some((d, k as u64 + 1));
+            // How near the goal the search came (a count has no goal).
+            if ctx.goal_enabled {
+                let d = ctx.geometry.goal_distance(&self.state);
+                if batch.best.is_none_or(|(b, _)| d < b) {
+                    batch.best = Some((d, k as u64 + 1));
+                }
             }
             self.prunings.prepare(&self.moves, &self.state);
             self.moves
