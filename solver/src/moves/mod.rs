@@ -103,6 +103,8 @@ pub struct MoveGenerator {
     /// generation with [`MASKS_FROM_SPACES`] spaces or more, on boards of up
     /// to [`spaces::MAX_CELLS`] cells).
     masks: Option<SpaceMasks>,
+    /// Empty open cells in every position (open cells less the blocks' cells).
+    spaces: usize,
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
     sides: Vec<u8>,
@@ -185,6 +187,7 @@ impl MoveGenerator {
             open,
             space_driven,
             masks,
+            spaces,
             sides: vec![0; puzzle.instances()],
             stamp: vec![0; cells],
             generation: 0,
@@ -333,9 +336,16 @@ impl MoveGenerator {
         match &self.masks {
             Some(masks) => masks.touched_spaces(&state.owner, blocks_beside),
             None => {
+                // Every position has the same number of empty cells: the
+                // scan ends at the last (half the board on average).
+                let mut left = self.spaces;
                 for &cell in &self.open {
+                    if left == 0 {
+                        break;
+                    }
                     if state.owner[cell as usize] == NO_OWNER {
                         blocks_beside(cell as usize);
+                        left -= 1;
                     }
                 }
             }
