@@ -105,6 +105,11 @@ pub struct MoveGenerator {
     masks: Option<SpaceMasks>,
     /// Empty open cells in every position (open cells less the blocks' cells).
     spaces: usize,
+    /// Per type, anchor and direction (`(t * cells + anchor) * 4 + d`):
+    /// where one step lands on the empty board, or [`NONE`] off the board
+    /// or where the type does not fit. One look for what the step check
+    /// did with the neighbour table and then the fit table.
+    hop: Vec<u16>,
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
     sides: Vec<u8>,
@@ -174,7 +179,18 @@ impl MoveGenerator {
             .iter()
             .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
             .collect();
+        let hop = (0..puzzle.types.len())
+            .flat_map(|t| neighbor.iter().map(move |n| (t, n)))
+            .flat_map(|(t, n)| {
+                n.map(|q| match q {
+                    NONE => NONE,
+                    q if fits[t * cells + q as usize] => q,
+                    _ => NONE,
+                })
+            })
+            .collect();
         MoveGenerator {
+            hop,
             direction_bits,
             cells,
             metric,
@@ -222,8 +238,8 @@ impl MoveGenerator {
         if !self.directions[block_type].contains(&direction) {
             return None;
         }
-        let q = self.neighbor[at][direction];
-        (q != NONE && self.fits[block_type * self.cells + q as usize]).then_some(q as usize)
+        let q = self.hop[(block_type * self.cells + at) * 4 + direction];
+        (q != NONE).then_some(q as usize)
     }
 
     /// The cell offsets (from the anchor) that one step of a block of
@@ -243,8 +259,8 @@ impl MoveGenerator {
         at: usize,
         direction: usize,
     ) -> Option<usize> {
-        let q = self.neighbor[at][direction];
-        if q == NONE || !self.fits[t * self.cells + q as usize] {
+        let q = self.hop[(t * self.cells + at) * 4 + direction];
+        if q == NONE {
             return None;
         }
         let me = i as u16;
@@ -424,11 +440,11 @@ impl MoveGenerator {
             // where this walk is most of the generation); else the whole
             // leading edge is checked.
             if let (&[l0], &[l1]) = (&self.leading[t][d0][..], &self.leading[t][d1][..]) {
-                let fits = &self.fits[t * self.cells..(t + 1) * self.cells];
+                let hop = &self.hop[t * self.cells * 4..(t + 1) * self.cells * 4];
                 let me = i as u16;
                 let step = |at: usize, d: usize, lead: i32| -> Option<usize> {
-                    let q = self.neighbor[at][d];
-                    if q == NONE || !fits[q as usize] {
+                    let q = hop[at * 4 + d];
+                    if q == NONE {
                         return None;
                     }
                     let o = state.owner[(at as i32 + lead) as usize];
