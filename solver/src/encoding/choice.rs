@@ -9,7 +9,8 @@
 //! bytes the packed visited set would need for every position the search
 //! may store (the smaller of the rank's bound, the number of permutations of
 //! the board's symbols, and the packed encoding's placements of each type on
-//! its own anchors, which counts the rails blocks run on; fewer under
+//! its own anchors, which counts the rails blocks run on and the order of
+//! bars on one track; fewer under
 //! `--max-positions`) and takes packed when that fits the budget:
 //! `--max-memory`, else the machine's available memory.
 //!
@@ -211,47 +212,86 @@ fn stored_bound(puzzle: &Puzzle, rank: &RankEncoding, max_positions: Option<u64>
 
 /// How many ways the blocks can stand, each type's instances on distinct
 /// anchors where the type fits, a slider only on the rails through its
-/// instances' starts (overlaps between blocks ignored). Far below the
-/// rank's bound where blocks run on rails: a Rush Hour car has 4 or 5
-/// places, not the whole board.
+/// instances' starts (overlaps between blocks ignored, but for the bars
+/// below). Far below the rank's bound where blocks run on rails: a Rush
+/// Hour car has 4 or 5 places, not the whole board.
+///
+/// Sliders that are one-cell-wide bars along their axis (Rush Hour's cars
+/// and trucks) are counted by track, the cells their rails cover: bars on
+/// one track cannot pass each other, so `k` of them, `s` cells long in
+/// all, stand on a track of `l` cells in C(l - s + k, k) ways, not in the
+/// product of their places (a car and a truck in one row of 6: 3, not
+/// 5 x 4). Every Rush Hour position's packed table then fits where the
+/// product chose the slower rank for the largest puzzles.
 fn placements(puzzle: &Puzzle, moves: &MoveGenerator) -> f64 {
-    let ln_choose = |n: usize, k: usize| -> f64 {
-        (0..k.min(n))
-            .map(|i| ((n - i) as f64 / (i + 1) as f64).ln())
-            .sum()
-    };
-    let board = &puzzle.board;
-    let ln: f64 = (0..puzzle.types.len())
-        .map(|t| {
-            let places = match puzzle.types[t].slider {
-                None => moves.domain(t).count(),
-                Some(axis) => {
-                    let (dr, dc) = match axis {
-                        Axis::Vertical => (1, 0),
-                        Axis::Horizontal => (0, 1),
-                    };
-                    let mut rails = std::collections::BTreeSet::new();
-                    for i in puzzle.type_range(t) {
-                        let start = puzzle.start.anchors[i] as usize;
-                        for sign in [-1, 1] {
-                            let mut at = start;
-                            rails.insert(at);
-                            while let Some(x) = board.offset(at, sign * dr, sign * dc) {
-                                if !moves.fits(t, x) {
-                                    break;
-                                }
-                                rails.insert(x);
-                                at = x;
-                            }
-                        }
-                    }
-                    rails.len()
-                }
-            };
-            ln_choose(places, puzzle.counts[t])
-        })
-        .sum();
+    let mut tracks: std::collections::BTreeMap<Vec<usize>, (usize, usize)> = Default::default();
+    let mut ln = 0.0;
+    for t in 0..puzzle.types.len() {
+        let Some(axis) = puzzle.types[t].slider else {
+            ln += ln_choose(moves.domain(t).count(), puzzle.counts[t]);
+            continue;
+        };
+        let shape = &puzzle.types[t].shape;
+        let bar = match axis {
+            Axis::Vertical => shape.bounding_box().1 == 1,
+            Axis::Horizontal => shape.bounding_box().0 == 1,
+        };
+        let mut rails = std::collections::BTreeSet::new();
+        for i in puzzle.type_range(t) {
+            let rail = rail(puzzle, moves, t, axis, puzzle.start.anchors[i] as usize);
+            if bar {
+                let track: std::collections::BTreeSet<usize> = rail
+                    .iter()
+                    .flat_map(|&a| {
+                        moves
+                            .shapes()
+                            .cells(t)
+                            .iter()
+                            .map(move |&off| (a as i32 + off) as usize)
+                    })
+                    .collect();
+                let group = tracks.entry(track.into_iter().collect()).or_default();
+                *group = (group.0 + 1, group.1 + shape.size());
+            } else {
+                rails.extend(rail);
+            }
+        }
+        if !bar {
+            ln += ln_choose(rails.len(), puzzle.counts[t]);
+        }
+    }
+    for (track, (k, cells)) in &tracks {
+        ln += ln_choose((track.len() + k).saturating_sub(*cells), *k);
+    }
     ln.exp()
+}
+
+/// ln C(n, k).
+fn ln_choose(n: usize, k: usize) -> f64 {
+    (0..k.min(n))
+        .map(|i| ((n - i) as f64 / (i + 1) as f64).ln())
+        .sum()
+}
+
+/// The anchors a slider of type `t` reaches along `axis` from `start` on
+/// the empty board, `start` included.
+fn rail(puzzle: &Puzzle, moves: &MoveGenerator, t: usize, axis: Axis, start: usize) -> Vec<usize> {
+    let (dr, dc) = match axis {
+        Axis::Vertical => (1, 0),
+        Axis::Horizontal => (0, 1),
+    };
+    let mut rail = vec![start];
+    for sign in [-1, 1] {
+        let mut at = start;
+        while let Some(x) = puzzle.board.offset(at, sign * dr, sign * dc) {
+            if !moves.fits(t, x) {
+                break;
+            }
+            rail.push(x);
+            at = x;
+        }
+    }
+    rail
 }
 
 /// The machine's available memory (`MemAvailable` of /proc/meminfo), read
@@ -313,6 +353,27 @@ mod tests {
         let c = choice("rushhour/rush_30.txt", budget);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
         assert!(c.reason.contains("fits"), "{}", c.reason);
+    }
+
+    #[test]
+    fn auto_counts_rush_hour_bars_by_track() {
+        // A 7,180-position Rush Hour board (line 84 of the dev set): the
+        // product of its 13 vehicles' places bounds 3.9 billion positions,
+        // whose 9-byte packed slots would not fit 23 GiB, so auto took the
+        // rank at half the speed; bars on one track keep their order, and
+        // the bound by track is 54 million.
+        let puzzle =
+            crate::formats::rush::parse_line("HoBBBMHCCJLMAAIJLNDDIKLNoooKEEoFFGGo", 1, "test")
+                .expect("a Rush Hour line");
+        let moves = MoveGenerator::new(&puzzle, Metric::Moves, &[]);
+        let bound = placements(&puzzle, &moves);
+        assert!((bound - 54e6).abs() < 1.0, "{bound}");
+        let budget = Budget {
+            max_memory: Some(23 << 30),
+            max_positions: None,
+        };
+        let c = choose(&puzzle, &moves, EncodingKind::Auto, budget);
+        assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
     }
 
     #[test]

@@ -250,11 +250,7 @@ impl PositionEncoding for PackedEncoding {
             }
             lo
         };
-        debug_assert_eq!(
-            field(key, j),
-            old,
-            "the parent's key lacks the moved block"
-        );
+        debug_assert_eq!(field(key, j), old, "the parent's key lacks the moved block");
         if new > old {
             while j + 1 < n && field(key, j + 1) < new {
                 write_field(key, base + j * b, b, field(key, j + 1) as u64);
