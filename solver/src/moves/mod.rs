@@ -179,16 +179,15 @@ impl MoveGenerator {
             .iter()
             .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
             .collect();
-        let hop = (0..puzzle.types.len())
-            .flat_map(|t| neighbor.iter().map(move |n| (t, n)))
-            .flat_map(|(t, n)| {
-                n.map(|q| match q {
-                    NONE => NONE,
-                    q if fits[t * cells + q as usize] => q,
-                    _ => NONE,
-                })
-            })
-            .collect();
+        let mut hop = Vec::with_capacity(puzzle.types.len() * cells * 4);
+        for t in 0..puzzle.types.len() {
+            for n in &neighbor {
+                for &q in n {
+                    let fits = q != NONE && fits[t * cells + q as usize];
+                    hop.push(if fits { q } else { NONE });
+                }
+            }
+        }
         MoveGenerator {
             hop,
             direction_bits,

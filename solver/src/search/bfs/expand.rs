@@ -25,8 +25,8 @@ const CLOCK_EVERY: usize = 16;
 pub(super) struct Batch {
     pub keys: Vec<u64>,
     pub hashes: Vec<u64>,
-    /// The indices of the successors that are goals, ascending (rare: a
-    /// list, not a flag pushed per successor).
+    /// The indices of the successors that are goals (rare: a list, not a
+    /// flag pushed per successor).
     pub goals: Vec<u32>,
     /// Per key, when tagged: the anchor of the block that moved.
     pub moved: Vec<u16>,

@@ -47,17 +47,16 @@ pub(super) fn serial(
     let budget = e.memory_left((s.others + s.next.bytes()) as u64);
     for b in batches {
         let n = b.len();
-        let mut goals = b.goals.iter().peekable();
         for i in 0..n {
-            // The goals' indices ascend with `i`.
-            let goal = goals.next_if(|&&g| g as usize == i).is_some();
             if i + PREFETCH_AHEAD < n {
                 s.set.prefetch_hashed(b.hashes[i + PREFETCH_AHEAD]);
             }
             let k = &b.keys[i * words..(i + 1) * words];
             match s.set.insert_hashed(k, b.hashes[i], s.payload, budget) {
                 None => return Some(Ending::Stopped(Limit::Memory)),
-                Some(Insert::New) if goal => {
+                // Goals are few (most batches have none): looked up only
+                // for a new key.
+                Some(Insert::New) if b.any_goal() && b.goals.contains(&(i as u32)) => {
                     let mut goal = start.clone();
                     e.encoding.decode(k, &mut goal);
                     e.stats.stored = s.set.len() as u64;
