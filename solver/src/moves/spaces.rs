@@ -68,10 +68,7 @@ impl SpaceMasks {
         let mut empty = [0u64; MAX_CELLS / 64];
         let mut occupied = [0u64; MAX_CELLS / 64];
         for (i, chunk) in owner.chunks(64).enumerate() {
-            let mut free = 0u64;
-            for (j, &o) in chunk.iter().enumerate() {
-                free |= ((o == NO_OWNER) as u64) << j;
-            }
+            let free = free_mask(chunk);
             empty[i] = free & self.open[i];
             occupied[i] = !free & self.open[i];
         }
@@ -90,6 +87,39 @@ impl SpaceMasks {
             }
         }
     }
+}
+
+/// Bit `j` set where `chunk[j]` (up to 64 cells of an owner map) is
+/// empty. On x86_64 sixteen cells at a time with SSE2 (part of every
+/// x86_64 processor): a compare, a pack and a byte mask, where the loop of
+/// one cell at a time took 2,000 of Sunshine's 17,000 instructions per
+/// position (374 cells).
+#[inline]
+fn free_mask(chunk: &[u16]) -> u64 {
+    let mut free = 0u64;
+    let mut j = 0;
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads the
+        // 16 cells `chunk[j..j + 16]`, within the slice (`j + 16 <= len`),
+        // unaligned loads allowed.
+        unsafe {
+            let none = _mm_set1_epi16(NO_OWNER as i16);
+            while j + 16 <= chunk.len() {
+                let p = chunk.as_ptr().add(j) as *const __m128i;
+                let lo = _mm_cmpeq_epi16(_mm_loadu_si128(p), none);
+                let hi = _mm_cmpeq_epi16(_mm_loadu_si128(p.add(1)), none);
+                let bits = _mm_movemask_epi8(_mm_packs_epi16(lo, hi)) as u32 as u64;
+                free |= bits << j;
+                j += 16;
+            }
+        }
+    }
+    for (k, &o) in chunk[j..].iter().enumerate() {
+        free |= ((o == NO_OWNER) as u64) << (j + k);
+    }
+    free
 }
 
 fn set(mask: &mut [u64], c: usize) {
@@ -118,6 +148,19 @@ fn shifted(m: &[u64], i: usize, d: isize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_mask_marks_the_empty_cells() {
+        for len in [1, 15, 16, 17, 31, 32, 50, 64] {
+            let chunk: Vec<u16> = (0..len)
+                .map(|j| if j % 3 == 0 || j == 17 { NO_OWNER } else { j as u16 })
+                .collect();
+            let want = (0..len)
+                .filter(|&j| chunk[j] == NO_OWNER)
+                .fold(0u64, |m, j| m | 1 << j);
+            assert_eq!(free_mask(&chunk), want, "{len} cells");
+        }
+    }
 
     #[test]
     fn shifted_reads_bit_c_plus_d() {
