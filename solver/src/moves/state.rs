@@ -29,10 +29,8 @@ impl State {
     /// Rebuilds the owner map from `anchors` (after a decoder wrote them).
     pub fn rebuild_owner(&mut self, shapes: &ShapeTable) {
         self.owner.fill(NO_OWNER);
-        for (i, &a) in self.anchors.iter().enumerate() {
-            for &off in shapes.cells(shapes.type_of(i)) {
-                self.owner[(a as i32 + off) as usize] = i as u16;
-            }
+        for &(i, off) in &shapes.instance_cells {
+            self.owner[(self.anchors[i as usize] as i32 + off) as usize] = i;
         }
     }
 
@@ -61,12 +59,16 @@ pub struct ShapeTable {
     offsets: Vec<Vec<i32>>,
     /// Type of each instance.
     instance_types: Vec<u16>,
+    /// Every instance's cells as (instance, offset from its anchor), in
+    /// instance order: one flat walk rebuilds the owner map (a third of
+    /// the instructions of a loop over instances, types and their cells).
+    instance_cells: Vec<(u16, i32)>,
 }
 
 impl ShapeTable {
     pub fn new(puzzle: &Puzzle) -> ShapeTable {
         let w = puzzle.board.width() as i32;
-        let offsets = puzzle
+        let offsets: Vec<Vec<i32>> = puzzle
             .types
             .iter()
             .map(|t| {
@@ -77,12 +79,20 @@ impl ShapeTable {
                     .collect()
             })
             .collect();
-        let instance_types = (0..puzzle.instances())
+        let instance_types: Vec<u16> = (0..puzzle.instances())
             .map(|i| puzzle.instance_type(i) as u16)
+            .collect();
+        let instance_cells = instance_types
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &t)| {
+                offsets[t as usize].iter().map(move |&off| (i as u16, off))
+            })
             .collect();
         ShapeTable {
             offsets,
             instance_types,
+            instance_cells,
         }
     }
 
