@@ -159,6 +159,91 @@ fn write_field(key: &mut [u64], at: usize, b: usize, v: u64) {
     }
 }
 
+/// Fields of `b` bits at bit offsets: one key word in a register, or the
+/// key's words.
+trait Fields {
+    fn get(&self, at: usize, b: usize) -> u16;
+    fn set(&mut self, at: usize, b: usize, v: u16);
+}
+
+impl Fields for u64 {
+    #[inline(always)]
+    fn get(&self, at: usize, b: usize) -> u16 {
+        ((*self >> at) & field_mask(b)) as u16
+    }
+    #[inline(always)]
+    fn set(&mut self, at: usize, b: usize, v: u16) {
+        *self = (*self & !(field_mask(b) << at)) | ((v as u64) << at);
+    }
+}
+
+impl Fields for [u64] {
+    #[inline(always)]
+    fn get(&self, at: usize, b: usize) -> u16 {
+        read_field(self, at, b) as u16
+    }
+    #[inline(always)]
+    fn set(&mut self, at: usize, b: usize, v: u16) {
+        write_field(self, at, b, v as u64);
+    }
+}
+
+/// One move of a block in a type's sorted fields: the `n` fields of `b`
+/// bits from bit `base` hold the type's domain indices sorted, and the
+/// block's index goes from `old` to `new`, so the fields between its old
+/// and new rank shift by one place (for a one-cell step, few or none)
+/// instead of the type's indices being gathered and sorted again.
+struct SortedField {
+    base: usize,
+    b: usize,
+    n: usize,
+    /// Where `old` is looked for first: a parent decoded from its key
+    /// (every BFS parent) holds a type's instances in the order of their
+    /// sorted fields, so the moved instance's own field; a state moved
+    /// since (IDA*'s path) is searched.
+    hint: usize,
+    old: u16,
+    new: u16,
+}
+
+impl SortedField {
+    #[inline(always)]
+    fn replace<K: Fields + ?Sized>(&self, key: &mut K) {
+        let (base, b, n, old, new) = (self.base, self.b, self.n, self.old, self.new);
+        let field = |k: &K, j: usize| k.get(base + j * b, b);
+        let mut j = if field(key, self.hint) == old {
+            self.hint
+        } else {
+            // The fields are sorted and distinct.
+            let (mut lo, mut hi) = (0, n);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if field(key, mid) <= old {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        };
+        debug_assert_eq!(field(key, j), old, "the parent's key lacks the moved block");
+        if new > old {
+            while j + 1 < n && field(key, j + 1) < new {
+                let next = field(key, j + 1);
+                key.set(base + j * b, b, next);
+                j += 1;
+            }
+        } else {
+            while j > 0 && field(key, j - 1) > new {
+                let prev = field(key, j - 1);
+                key.set(base + j * b, b, prev);
+                j -= 1;
+            }
+        }
+        key.set(base + j * b, b, new);
+    }
+}
+
 impl PackedEncoding {
     /// Writes type `t`'s fields (its instances' domain indices, sorted) into
     /// `key`.
@@ -209,60 +294,39 @@ impl PositionEncoding for PackedEncoding {
     }
 
     /// Copies the parent's key and rewrites the fields of the moved type
-    /// only. They hold the type's domain indices sorted; the move replaces
-    /// one of them, so the fields between its old and new rank shift by one
-    /// place (for a one-cell step, few or none) instead of the type's
-    /// indices being gathered and sorted again.
+    /// only (see [`SortedField`]).
     #[inline]
     fn encode_successor(&mut self, parent: &[u64], m: Move, _: &State, key: &mut [u64]) {
-        match key {
-            // One word (most keys): a move, not a `memcpy` call.
-            [word] => *word = parent[0],
-            _ => key.copy_from_slice(&parent[..key.len()]),
-        }
         let t = self.shapes.type_of(m.instance as usize);
         let b = self.field_bits[t] as usize;
-        if b == 0 {
-            return; // the type has one place: its fields take no bits
-        }
         let r = &self.type_ranges[t];
-        let (base, n) = (self.type_offsets[t], r.len());
         let index = &self.index_of[t];
-        let (old, new) = (index[m.from as usize], index[m.to as usize]);
-        let field = |k: &[u64], j: usize| read_field(k, base + j * b, b) as u16;
-        // The old value's place. A parent decoded from its key (every BFS
-        // parent) holds a type's instances in the order of their sorted
-        // fields, so the moved instance's own field is looked at first;
-        // a state moved since (IDA*'s path) is searched: the fields are
-        // sorted and distinct.
-        let hint = m.instance as usize - r.start;
-        let mut j = if field(key, hint) == old {
-            hint
-        } else {
-            let (mut lo, mut hi) = (0, n);
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2;
-                if field(key, mid) <= old {
-                    lo = mid;
-                } else {
-                    hi = mid;
+        let field = SortedField {
+            base: self.type_offsets[t],
+            b,
+            n: r.len(),
+            // The moved instance's place among its type's.
+            hint: m.instance as usize - r.start,
+            old: index[m.from as usize],
+            new: index[m.to as usize],
+        };
+        match key {
+            // One word (most keys): the fields read and written in a
+            // register, without the word index and the straddle check.
+            [word] => {
+                let mut k = parent[0];
+                if b > 0 {
+                    field.replace(&mut k);
+                }
+                *word = k;
+            }
+            _ => {
+                key.copy_from_slice(&parent[..key.len()]);
+                if b > 0 {
+                    field.replace(key);
                 }
             }
-            lo
-        };
-        debug_assert_eq!(field(key, j), old, "the parent's key lacks the moved block");
-        if new > old {
-            while j + 1 < n && field(key, j + 1) < new {
-                write_field(key, base + j * b, b, field(key, j + 1) as u64);
-                j += 1;
-            }
-        } else {
-            while j > 0 && field(key, j - 1) > new {
-                write_field(key, base + j * b, b, field(key, j - 1) as u64);
-                j -= 1;
-            }
         }
-        write_field(key, base + j * b, b, new as u64);
     }
 
     fn decode(&mut self, key: &[u64], state: &mut State) {
