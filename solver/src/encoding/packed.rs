@@ -48,9 +48,9 @@ struct Field {
 impl Field {
     /// The field's value (a domain index) in `key`.
     #[inline(always)]
-    fn value(&self, key: &[u64]) -> usize {
+    fn value<K: Fields + ?Sized>(&self, key: &K) -> usize {
         let (at, end) = (self.at as usize, self.end as usize);
-        read_bits(key, at, end - at, self.mask) as usize
+        key.bits(at, end - at, self.mask) as usize
     }
 }
 
@@ -129,12 +129,6 @@ fn field_mask(b: usize) -> u64 {
     u64::MAX >> (64 - b)
 }
 
-/// The `b`-bit field at bit `at` of `key`.
-#[inline]
-fn read_field(key: &[u64], at: usize, b: usize) -> u64 {
-    read_bits(key, at, b, field_mask(b))
-}
-
 /// The `b` bits at bit `at` of `key`, `mask` their low `b` bits set (0
 /// for no bits: then 0).
 #[inline(always)]
@@ -162,14 +156,19 @@ fn write_field(key: &mut [u64], at: usize, b: usize, v: u64) {
 /// Fields of `b` bits at bit offsets: one key word in a register, or the
 /// key's words.
 trait Fields {
-    fn get(&self, at: usize, b: usize) -> u16;
+    /// The `b` bits at bit `at`, `mask` their low `b` bits set.
+    fn bits(&self, at: usize, b: usize, mask: u64) -> u64;
+    #[inline(always)]
+    fn get(&self, at: usize, b: usize) -> u16 {
+        self.bits(at, b, field_mask(b)) as u16
+    }
     fn set(&mut self, at: usize, b: usize, v: u16);
 }
 
 impl Fields for u64 {
     #[inline(always)]
-    fn get(&self, at: usize, b: usize) -> u16 {
-        ((*self >> at) & field_mask(b)) as u16
+    fn bits(&self, at: usize, _: usize, mask: u64) -> u64 {
+        (*self >> at) & mask
     }
     #[inline(always)]
     fn set(&mut self, at: usize, b: usize, v: u16) {
@@ -179,8 +178,8 @@ impl Fields for u64 {
 
 impl Fields for [u64] {
     #[inline(always)]
-    fn get(&self, at: usize, b: usize) -> u16 {
-        read_field(self, at, b) as u16
+    fn bits(&self, at: usize, b: usize, mask: u64) -> u64 {
+        read_bits(self, at, b, mask)
     }
     #[inline(always)]
     fn set(&mut self, at: usize, b: usize, v: u16) {
@@ -245,6 +244,14 @@ impl SortedField {
 }
 
 impl PackedEncoding {
+    /// Every instance's anchor from its field.
+    #[inline(always)]
+    fn decode_anchors<K: Fields + ?Sized>(&self, key: &K, state: &mut State) {
+        for (anchor, f) in state.anchors.iter_mut().zip(&self.fields) {
+            *anchor = self.flat_anchors[f.base as usize + f.value(key)];
+        }
+    }
+
     /// Writes type `t`'s fields (its instances' domain indices, sorted) into
     /// `key`.
     #[inline]
@@ -330,8 +337,10 @@ impl PositionEncoding for PackedEncoding {
     }
 
     fn decode(&mut self, key: &[u64], state: &mut State) {
-        for (anchor, f) in state.anchors.iter_mut().zip(&self.fields) {
-            *anchor = self.flat_anchors[f.base as usize + f.value(key)];
+        match key {
+            // One word: its fields read from a register.
+            [word] => self.decode_anchors(word, state),
+            _ => self.decode_anchors(key, state),
         }
         state.rebuild_owner(&self.shapes);
     }
