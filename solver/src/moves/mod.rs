@@ -110,6 +110,9 @@ pub struct MoveGenerator {
     /// or where the type does not fit. One look for what the step check
     /// did with the neighbour table and then the fit table.
     hop: Vec<u16>,
+    /// Per type: for a one-cell-wide slider, its two directions and the
+    /// one cell a step each way newly covers (see [`OneLookRail`]).
+    one_look: Vec<Option<OneLookRail>>,
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
     sides: Vec<u8>,
@@ -188,7 +191,22 @@ impl MoveGenerator {
                 }
             }
         }
+        let one_look = directions
+            .iter()
+            .zip(&leading)
+            .map(|(ds, lead): (&Vec<usize>, &[Vec<i32>; 4])| match ds[..] {
+                [d0, d1] => match (&lead[d0][..], &lead[d1][..]) {
+                    (&[l0], &[l1]) => Some(OneLookRail {
+                        d: [d0, d1],
+                        lead: [l0, l1],
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
         MoveGenerator {
+            one_look,
             hop,
             direction_bits,
             cells,
@@ -370,6 +388,21 @@ impl MoveGenerator {
     /// Appends the legal moves of one instance to `out`.
     #[inline]
     pub fn generate_for(&mut self, state: &State, i: usize, out: &mut Vec<Move>) {
+        // Rush Hour's cars and trucks are walked here, inline: the call
+        // of the general flood cost 16 of a car's 150 instructions. (Here
+        // and not in `generate_towards`, which the space-driven steps
+        // loop inlines: the extra branch there cost it 1%.)
+        let t = self.shapes.type_of(i);
+        if let (Metric::Moves, true, Some(r)) = (self.metric, self.movable[i], self.one_look[t]) {
+            let from = state.anchors[i] as usize;
+            return self.walk_one_look(state, i, t, from, r, |q| {
+                out.push(Move {
+                    instance: i as u16,
+                    from: from as u16,
+                    to: q as u16,
+                })
+            });
+        }
         self.generate_towards(state, i, 0b1111, out);
     }
 
@@ -435,21 +468,10 @@ impl MoveGenerator {
         if let &[d0, d1] = &self.directions[t][..] {
             // A slider: along its rail both ways, without the queue and
             // stamps. One cell wide, a step either way newly covers one
-            // cell, so its check is one look (Rush Hour's cars and trucks,
-            // where this walk is most of the generation); else the whole
-            // leading edge is checked.
-            if let (&[l0], &[l1]) = (&self.leading[t][d0][..], &self.leading[t][d1][..]) {
-                let hop = &self.hop[t * self.cells * 4..(t + 1) * self.cells * 4];
-                let me = i as u16;
-                let step = |at: usize, d: usize, lead: i32| -> Option<usize> {
-                    let q = hop[at * 4 + d];
-                    if q == NONE {
-                        return None;
-                    }
-                    let o = state.owner[(at as i32 + lead) as usize];
-                    (o == NO_OWNER || o == me).then_some(q as usize)
-                };
-                rail(from, |at| step(at, d0, l0), |at| step(at, d1, l1), visit);
+            // cell, so its check is one look; else the whole leading edge
+            // is checked.
+            if let Some(r) = self.one_look[t] {
+                self.walk_one_look(state, i, t, from, r, visit);
             } else {
                 rail(
                     from,
@@ -481,6 +503,31 @@ impl MoveGenerator {
             }
         }
         self.queue = queue;
+    }
+
+    /// Visits the anchors a one-cell-wide slider (instance `i` of type
+    /// `t`, at `from`) reaches along its rail, in [`rail`]'s order.
+    #[inline(always)]
+    fn walk_one_look(
+        &self,
+        state: &State,
+        i: usize,
+        t: usize,
+        from: usize,
+        r: OneLookRail,
+        visit: impl FnMut(usize),
+    ) {
+        let hop = &self.hop[t * self.cells * 4..(t + 1) * self.cells * 4];
+        let me = i as u16;
+        let step = |at: usize, k: usize| -> Option<usize> {
+            let q = hop[at * 4 + r.d[k]];
+            if q == NONE {
+                return None;
+            }
+            let o = state.owner[(at as i32 + r.lead[k]) as usize];
+            (o == NO_OWNER || o == me).then_some(q as usize)
+        };
+        rail(from, |at| step(at, 0), |at| step(at, 1), visit);
     }
 
     fn next_generation(&mut self) {
@@ -551,6 +598,15 @@ impl MoveGenerator {
         }
         None
     }
+}
+
+/// A one-cell-wide slider's rail: its two directions (indices into
+/// [`Direction::ALL`]) and, for each, the offset from the anchor of the one
+/// cell a step newly covers, so that a step is checked with one look.
+#[derive(Clone, Copy, Debug)]
+struct OneLookRail {
+    d: [usize; 2],
+    lead: [i32; 2],
 }
 
 /// A slider's walk along its rail from `from`: one step each way in turn
