@@ -153,7 +153,13 @@ mod tests {
     fn free_mask_marks_the_empty_cells() {
         for len in [1, 15, 16, 17, 31, 32, 50, 64] {
             let chunk: Vec<u16> = (0..len)
-                .map(|j| if j % 3 == 0 || j == 17 { NO_OWNER } else { j as u16 })
+                .map(|j| {
+                    if j % 3 == 0 || j == 17 {
+                        NO_OWNER
+                    } else {
+                        j as u16
+                    }
+                })
                 .collect();
             let want = (0..len)
                 .filter(|&j| chunk[j] == NO_OWNER)

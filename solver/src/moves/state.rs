@@ -85,9 +85,7 @@ impl ShapeTable {
         let instance_cells = instance_types
             .iter()
             .enumerate()
-            .flat_map(|(i, &t)| {
-                offsets[t as usize].iter().map(move |&off| (i as u16, off))
-            })
+            .flat_map(|(i, &t)| offsets[t as usize].iter().map(move |&off| (i as u16, off)))
             .collect();
         ShapeTable {
             offsets,
