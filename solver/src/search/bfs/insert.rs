@@ -21,6 +21,11 @@ use crate::store::{Insert, KeyQueue, Routing, ShardGroup, VisitedSet};
 /// How far ahead of the insertion the slots are prefetched.
 const PREFETCH_AHEAD: usize = 8;
 
+/// Smallest visited set (bytes) whose slots are prefetched: a smaller one
+/// stays in the cache, where a prefetch is 15 instructions for nothing
+/// (Rush Hour's boards hold a few thousand positions).
+const PREFETCH_FROM_BYTES: usize = 1 << 20;
+
 /// Where a chunk's successors go.
 pub(super) struct Sink<'a> {
     pub set: &'a mut VisitedSet,
@@ -45,10 +50,11 @@ pub(super) fn serial(
 ) -> Option<Ending> {
     let words = s.words;
     let budget = e.memory_left((s.others + s.next.bytes()) as u64);
+    let prefetch = s.set.bytes() >= PREFETCH_FROM_BYTES;
     for b in batches {
         let n = b.len();
         for i in 0..n {
-            if i + PREFETCH_AHEAD < n {
+            if prefetch && i + PREFETCH_AHEAD < n {
                 s.set.prefetch_hashed(b.hashes[i + PREFETCH_AHEAD]);
             }
             let k = &b.keys[i * words..(i + 1) * words];
