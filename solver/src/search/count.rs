@@ -44,6 +44,8 @@ pub fn reachable(
     engine.check_key_width()?;
     super::spill::check(&engine)?;
     engine.goal_enabled = false;
+    // A count reports no distance; only its progress bar shows one.
+    engine.measure_distance = engine.progress.is_enabled();
     let mut start = State::new(puzzle);
     start.load(&puzzle.start, engine.moves.shapes());
     let ending = engine.run(&start);

@@ -81,6 +81,11 @@ impl Progress {
         ));
     }
 
+    /// Whether the bar is drawn.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
     /// Removes the bar, so the summary that follows starts on a clean line.
     pub fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {

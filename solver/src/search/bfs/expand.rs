@@ -124,6 +124,8 @@ pub(super) struct Context<'a> {
     pub forbidden: &'a [VisitedSet],
     pub set: &'a VisitedSet,
     pub goal_enabled: bool,
+    /// Measure each parent's goal distance ([`Engine::measure_distance`]).
+    pub measure_distance: bool,
     pub deadline: Option<Instant>,
     /// Queue entries carry the anchor of the block that moved last.
     pub tagged: bool,
@@ -217,8 +219,8 @@ impl Worker {
                 _ => usize::MAX,
             };
             batch.examined += 1;
-            // How near the goal the search came (a count has no goal).
-            if ctx.goal_enabled {
+            // How near the goal the search came.
+            if ctx.measure_distance {
                 let d = ctx.geometry.goal_distance(&self.state);
                 if batch.best.is_none_or(|(b, _)| d < b) {
                     batch.best = Some((d, k as u64 + 1));

@@ -122,6 +122,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 forbidden: e.forbidden,
                 set: &set,
                 goal_enabled: e.goal_enabled,
+                measure_distance: e.measure_distance,
                 deadline: e.deadline(),
                 tagged,
                 route: threads > 1 && e.limits.max_memory.is_some(),
