@@ -652,73 +652,51 @@ trait SlotWord:
     fn load_at(data: &[u8], off: usize) -> Self;
 }
 
-impl SlotWord for u64 {
-    #[inline]
-    fn from_u64(v: u64) -> u64 {
-        v
-    }
-    #[inline]
-    fn words(self) -> [u64; 2] {
-        [self, 0]
-    }
-    #[inline]
-    fn store_at(data: &mut [u8], off: usize, value: u64) {
-        data[off..off + 8].copy_from_slice(&value.to_le_bytes());
-    }
-    #[inline]
-    fn low_bits(bits: u32) -> u64 {
-        (1u64 << bits) - 1
-    }
-    #[inline]
-    fn low_u64(self) -> u64 {
-        self
-    }
-    #[inline]
-    fn slot_mask(bytes: usize) -> u64 {
-        u64::MAX >> (64 - 8 * bytes)
-    }
-    #[inline]
-    fn load_at(data: &[u8], off: usize) -> u64 {
-        debug_assert!(off + 8 <= data.len());
-        // SAFETY: `off` is a slot's offset, so `off + 8 <= data.len()` (see
-        // the trait); an unaligned read of plain bytes. The bounds check
-        // was 5 of the probe loop's 16 instructions.
-        u64::from_le(unsafe { std::ptr::read_unaligned(data.as_ptr().add(off) as *const u64) })
-    }
+/// [`SlotWord`] for an unsigned integer type: the same code for `u64`
+/// (narrow slots) and `u128` (medium slots).
+macro_rules! slot_word {
+    ($t:ty) => {
+        impl SlotWord for $t {
+            #[inline]
+            fn from_u64(v: u64) -> $t {
+                v as $t
+            }
+            #[inline]
+            fn words(self) -> [u64; 2] {
+                [self as u64, (self as u128 >> 64) as u64]
+            }
+            #[inline]
+            fn store_at(data: &mut [u8], off: usize, value: $t) {
+                data[off..off + std::mem::size_of::<$t>()].copy_from_slice(&value.to_le_bytes());
+            }
+            #[inline]
+            fn low_bits(bits: u32) -> $t {
+                (1 << bits) - 1
+            }
+            #[inline]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            fn slot_mask(bytes: usize) -> $t {
+                <$t>::MAX >> (<$t>::BITS as usize - 8 * bytes)
+            }
+            #[inline]
+            fn load_at(data: &[u8], off: usize) -> $t {
+                debug_assert!(off + std::mem::size_of::<$t>() <= data.len());
+                // SAFETY: `off` is a slot's offset, so the word lies within
+                // `data` (see the trait); an unaligned read of plain bytes.
+                // The bounds check was 5 of the probe loop's 16 instructions.
+                <$t>::from_le(unsafe {
+                    std::ptr::read_unaligned(data.as_ptr().add(off) as *const $t)
+                })
+            }
+        }
+    };
 }
 
-impl SlotWord for u128 {
-    #[inline]
-    fn from_u64(v: u64) -> u128 {
-        v as u128
-    }
-    #[inline]
-    fn words(self) -> [u64; 2] {
-        [self as u64, (self >> 64) as u64]
-    }
-    #[inline]
-    fn store_at(data: &mut [u8], off: usize, value: u128) {
-        data[off..off + 16].copy_from_slice(&value.to_le_bytes());
-    }
-    #[inline]
-    fn low_bits(bits: u32) -> u128 {
-        (1u128 << bits) - 1
-    }
-    #[inline]
-    fn low_u64(self) -> u64 {
-        self as u64
-    }
-    #[inline]
-    fn slot_mask(bytes: usize) -> u128 {
-        u128::MAX >> (128 - 8 * bytes)
-    }
-    #[inline]
-    fn load_at(data: &[u8], off: usize) -> u128 {
-        debug_assert!(off + 16 <= data.len());
-        // SAFETY: as for `u64`: `off + 16 <= data.len()` (see the trait).
-        u128::from_le(unsafe { std::ptr::read_unaligned(data.as_ptr().add(off) as *const u128) })
-    }
-}
+slot_word!(u64);
+slot_word!(u128);
 
 /// The 32 hash bits a wide key's entry keeps: those below the shard's,
 /// which also place it (see [`KeyTable::wide_home`]).
