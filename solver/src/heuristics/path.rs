@@ -148,12 +148,20 @@ impl RouteCost {
             }
             for &step in &routes.steps[at] {
                 let (q, d) = ((step >> 2) as usize, (step & 3) as usize);
+                // An anchor already reached at no more than the cheapest
+                // step's cost is not improved, whatever the edge holds (the
+                // step back to where the search came from, most often): its
+                // edge is not counted.
+                let seen = self.stamp[q] == g;
+                if seen && self.cost[q] <= c + 1 {
+                    continue;
+                }
                 let mut blocked = 0;
                 for &off in &routes.edges[d] {
                     blocked += covered[(at as i32 + off) as usize] as u32;
                 }
                 let c2 = c + 1 + blocked;
-                if self.stamp[q] != g || c2 < self.cost[q] {
+                if !seen || c2 < self.cost[q] {
                     self.stamp[q] = g;
                     self.cost[q] = c2;
                     let f = (c2 + routes.rest[q] - base) as usize;
