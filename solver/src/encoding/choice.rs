@@ -238,7 +238,7 @@ fn placements(puzzle: &Puzzle, moves: &MoveGenerator) -> f64 {
         };
         let mut rails = std::collections::BTreeSet::new();
         for i in puzzle.type_range(t) {
-            let rail = rail(puzzle, moves, t, axis, puzzle.start.anchors[i] as usize);
+            let rail = rail(moves, t, puzzle.start.anchors[i] as usize);
             if bar {
                 let track: std::collections::BTreeSet<usize> = rail
                     .iter()
@@ -273,20 +273,13 @@ fn ln_choose(n: usize, k: usize) -> f64 {
         .sum()
 }
 
-/// The anchors a slider of type `t` reaches along `axis` from `start` on
-/// the empty board, `start` included.
-fn rail(puzzle: &Puzzle, moves: &MoveGenerator, t: usize, axis: Axis, start: usize) -> Vec<usize> {
-    let (dr, dc) = match axis {
-        Axis::Vertical => (1, 0),
-        Axis::Horizontal => (0, 1),
-    };
+/// The anchors a slider of type `t` reaches from `start` on the empty
+/// board (its steps are along its axis only), `start` included.
+fn rail(moves: &MoveGenerator, t: usize, start: usize) -> Vec<usize> {
     let mut rail = vec![start];
-    for sign in [-1, 1] {
+    for d in 0..4 {
         let mut at = start;
-        while let Some(x) = puzzle.board.offset(at, sign * dr, sign * dc) {
-            if !moves.fits(t, x) {
-                break;
-            }
+        while let Some(x) = moves.empty_step(t, at, d) {
             rail.push(x);
             at = x;
         }

@@ -30,6 +30,18 @@ pub struct Move {
     pub to: u16,
 }
 
+impl Move {
+    /// Instance `i` from anchor `from` to anchor `to`.
+    #[inline(always)]
+    fn of(i: usize, from: usize, to: usize) -> Move {
+        Move {
+            instance: i as u16,
+            from: from as u16,
+            to: to as u16,
+        }
+    }
+}
+
 /// Whether space-driven generation is the cheaper for `puzzle`, with `open`
 /// non-wall cells of which `spaces` are empty, and the generator's leading
 /// edges and directions per type.
@@ -130,15 +142,7 @@ impl MoveGenerator {
         let cells = board.len();
         let shapes = ShapeTable::new(puzzle);
         let w = board.width() as i32;
-        let mut neighbor = vec![[NONE; 4]; cells];
-        for (c, n) in neighbor.iter_mut().enumerate() {
-            for (k, d) in Direction::ALL.iter().enumerate() {
-                let (dr, dc) = d.delta();
-                if let Some(x) = board.offset(c, dr, dc) {
-                    n[k] = x as u16;
-                }
-            }
-        }
+        let neighbor = neighbor_table(board);
         let mut fits = vec![false; puzzle.types.len() * cells];
         let mut leading = Vec::new();
         let mut directions = Vec::new();
@@ -182,28 +186,11 @@ impl MoveGenerator {
             .iter()
             .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
             .collect();
-        let mut hop = Vec::with_capacity(puzzle.types.len() * cells * 4);
-        for t in 0..puzzle.types.len() {
-            for n in &neighbor {
-                for &q in n {
-                    let fits = q != NONE && fits[t * cells + q as usize];
-                    hop.push(if fits { q } else { NONE });
-                }
-            }
-        }
+        let hop = hop_table(&neighbor, &fits, puzzle.types.len());
         let one_look = directions
             .iter()
             .zip(&leading)
-            .map(|(ds, lead): (&Vec<usize>, &[Vec<i32>; 4])| match ds[..] {
-                [d0, d1] => match (&lead[d0][..], &lead[d1][..]) {
-                    (&[l0], &[l1]) => Some(OneLookRail {
-                        d: [d0, d1],
-                        lead: [l0, l1],
-                    }),
-                    _ => None,
-                },
-                _ => None,
-            })
+            .map(|(ds, lead)| OneLookRail::of(ds, lead))
             .collect();
         MoveGenerator {
             one_look,
@@ -395,13 +382,7 @@ impl MoveGenerator {
         let t = self.shapes.type_of(i);
         if let (Metric::Moves, true, Some(r)) = (self.metric, self.movable[i], self.one_look[t]) {
             let from = state.anchors[i] as usize;
-            return self.walk_one_look(state, i, t, from, r, |q| {
-                out.push(Move {
-                    instance: i as u16,
-                    from: from as u16,
-                    to: q as u16,
-                })
-            });
+            return self.walk_one_look(state, i, t, from, r, |q| out.push(Move::of(i, from, q)));
         }
         self.generate_towards(state, i, 0b1111, out);
     }
@@ -430,11 +411,7 @@ impl MoveGenerator {
                     let d = wanted.trailing_zeros() as usize;
                     wanted &= wanted - 1;
                     if let Some(q) = self.step_target(state, i, t, from, d) {
-                        out.push(Move {
-                            instance: i as u16,
-                            from: from as u16,
-                            to: q as u16,
-                        });
+                        out.push(Move::of(i, from, q));
                     }
                 }
             }
@@ -446,13 +423,7 @@ impl MoveGenerator {
     /// moves`: one for every anchor its flood reaches.
     #[inline(never)]
     fn flood_into(&mut self, state: &State, i: usize, t: usize, from: usize, out: &mut Vec<Move>) {
-        self.flood(state, i, t, from, |q| {
-            out.push(Move {
-                instance: i as u16,
-                from: from as u16,
-                to: q as u16,
-            });
-        })
+        self.flood(state, i, t, from, |q| out.push(Move::of(i, from, q)))
     }
 
     /// Visits every anchor instance `i` can reach with the others fixed
@@ -600,6 +571,37 @@ impl MoveGenerator {
     }
 }
 
+/// Per cell, its neighbour in each of [`Direction::ALL`] (or [`NONE`] off
+/// the board).
+fn neighbor_table(board: &crate::model::Board) -> Vec<[u16; 4]> {
+    let mut neighbor = vec![[NONE; 4]; board.len()];
+    for (c, n) in neighbor.iter_mut().enumerate() {
+        for (k, d) in Direction::ALL.iter().enumerate() {
+            let (dr, dc) = d.delta();
+            if let Some(x) = board.offset(c, dr, dc) {
+                n[k] = x as u16;
+            }
+        }
+    }
+    neighbor
+}
+
+/// [`MoveGenerator::hop`]: per type, anchor and direction, the neighbour
+/// where the type fits, else [`NONE`].
+fn hop_table(neighbor: &[[u16; 4]], fits: &[bool], types: usize) -> Vec<u16> {
+    let cells = neighbor.len();
+    let mut hop = Vec::with_capacity(types * cells * 4);
+    for t in 0..types {
+        for n in neighbor {
+            for &q in n {
+                let fits = q != NONE && fits[t * cells + q as usize];
+                hop.push(if fits { q } else { NONE });
+            }
+        }
+    }
+    hop
+}
+
 /// A one-cell-wide slider's rail: its two directions (indices into
 /// [`Direction::ALL`]) and, for each, the offset from the anchor of the one
 /// cell a step newly covers, so that a step is checked with one look.
@@ -607,6 +609,23 @@ impl MoveGenerator {
 struct OneLookRail {
     d: [usize; 2],
     lead: [i32; 2],
+}
+
+impl OneLookRail {
+    /// The rail of a type with these directions and leading edges, if it
+    /// is a slider whose steps each newly cover one cell.
+    fn of(directions: &[usize], leading: &[Vec<i32>; 4]) -> Option<OneLookRail> {
+        match *directions {
+            [d0, d1] => match (&leading[d0][..], &leading[d1][..]) {
+                (&[l0], &[l1]) => Some(OneLookRail {
+                    d: [d0, d1],
+                    lead: [l0, l1],
+                }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// A slider's walk along its rail from `from`: one step each way in turn

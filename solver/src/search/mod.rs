@@ -95,9 +95,10 @@ pub struct Engine<'a> {
     pub progress: Progress,
     /// False when counting: no position is a goal, the search runs until exhausted.
     pub goal_enabled: bool,
-    /// Every expanded position's goal distance is measured (for the best
-    /// distance): off for a count without a progress bar, where nothing
-    /// shows it (the 15-puzzle's 15 tiles cost 460 instructions a position).
+    /// BFS measures every expanded position's goal distance (for the best
+    /// distance): off for a count (always BFS) without a progress bar,
+    /// where nothing shows it (the 15-puzzle's 15 tiles cost 460
+    /// instructions a position).
     pub measure_distance: bool,
     /// The heuristic's estimate may count against `--max-length`: it is
     /// declared admissible under the metric (under moves `h0` counts cells a

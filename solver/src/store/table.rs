@@ -5,7 +5,8 @@
 //! (x1.5, then x4/3): the table is 54-81% full, not 44-88% as when doubling
 //! at 7/8, a fifth less memory for the same keys (issue 14 measured 124 ->
 //! 97 MB on the 10^7 bench puzzle) for more rehashes, which move whole
-//! slots without comparing keys. The home slot is the hash scaled to the
+//! slots (the probe for a new slot compares the keys it passes, which are
+//! all different). The home slot is the hash scaled to the
 //! capacity (a multiply, no power of two needed). No allocation per
 //! position: the table is one `Vec<u8>`.
 //!
@@ -320,7 +321,10 @@ impl KeyTable {
     /// ones), the bytes beyond the slot masked off.
     #[inline]
     fn load<W: SlotWord>(&self, slot: usize) -> W {
-        W::load_at(&self.data, slot * self.slot_bytes) & W::slot_mask(self.slot_bytes)
+        let off = slot * self.slot_bytes;
+        assert!(slot < self.capacity, "slot {slot} of {}", self.capacity);
+        // SAFETY: `off` is the offset of a slot of this table.
+        unsafe { W::load_at(&self.data, off) & W::slot_mask(self.slot_bytes) }
     }
 
     /// Writes a narrow or medium slot: a read-modify-write of the whole
@@ -329,7 +333,9 @@ impl KeyTable {
     fn store<W: SlotWord>(&mut self, slot: usize, value: W) {
         let off = slot * self.slot_bytes;
         let mask = W::slot_mask(self.slot_bytes);
-        let old = W::load_at(&self.data, off);
+        assert!(slot < self.capacity, "slot {slot} of {}", self.capacity);
+        // SAFETY: `off` is the offset of a slot of this table.
+        let old = unsafe { W::load_at(&self.data, off) };
         W::store_at(&mut self.data, off, (old & !mask) | (value & mask));
     }
 
@@ -353,7 +359,9 @@ impl KeyTable {
         let mut slot = self.home(hash);
         let mut off = slot * sb;
         loop {
-            let w = W::load_at(&self.data, off) & full;
+            // SAFETY: `slot` starts below the capacity (the home slot) and
+            // wraps to 0 at it, and `off` is its offset.
+            let w = unsafe { W::load_at(&self.data, off) } & full;
             if w == full {
                 return Err(slot);
             }
@@ -588,7 +596,8 @@ impl KeyTable {
     /// the new slots are written nearly in order.
     fn rehash<W: SlotWord>(&mut self, old: &KeyTable) {
         let (key_mask, full) = (W::low_bits(self.key_bits), W::slot_mask(self.slot_bytes));
-        let words = (self.key_bits as usize).div_ceil(64);
+        // As many words as the visited set hashes (at least one).
+        let words = (self.key_bits as usize).div_ceil(64).max(1);
         for slot in 0..old.capacity {
             let w = old.load::<W>(slot);
             if w != full {
@@ -622,9 +631,7 @@ impl KeyTable {
 
 /// A slot of at most 16 bytes read as one number: `u64` for narrow slots
 /// (the common case), `u128` for medium ones, so that one probe loop serves
-/// both (monomorphised: callgrind counts the same instructions as with two
-/// copies). Insertion stays written per width: a generic one cost 0.8% more
-/// instructions in `KeyTable::insert`.
+/// both, and one insertion and one rehash (monomorphised).
 trait SlotWord:
     Copy
     + PartialEq
@@ -645,11 +652,16 @@ trait SlotWord:
     fn low_u64(self) -> u64;
     /// The bits of a word that belong to a slot of `bytes` bytes.
     fn slot_mask(bytes: usize) -> Self;
-    /// The word at byte `off` of a table's slots, unmasked. `off` must be
-    /// a slot's offset: the 8 bytes of padding past the last slot keep the
-    /// word in bounds (a medium slot has at least 9 bytes, so its 16-byte
-    /// word ends at most 7 bytes past the slot).
-    fn load_at(data: &[u8], off: usize) -> Self;
+    /// The word at byte `off` of a table's slots, unmasked, read without a
+    /// bounds check (which was 5 of the probe loop's 16 instructions).
+    ///
+    /// # Safety
+    ///
+    /// `off` must be the offset of a slot of a table's `data`: the 8 bytes
+    /// of padding past the last slot keep the word in bounds (a medium slot
+    /// has at least 9 bytes, so its 16-byte word ends at most 7 bytes past
+    /// the slot).
+    unsafe fn load_at(data: &[u8], off: usize) -> Self;
 }
 
 /// [`SlotWord`] for an unsigned integer type: the same code for `u64`
@@ -682,11 +694,11 @@ macro_rules! slot_word {
                 <$t>::MAX >> (<$t>::BITS as usize - 8 * bytes)
             }
             #[inline]
-            fn load_at(data: &[u8], off: usize) -> $t {
+            unsafe fn load_at(data: &[u8], off: usize) -> $t {
                 debug_assert!(off + std::mem::size_of::<$t>() <= data.len());
-                // SAFETY: `off` is a slot's offset, so the word lies within
-                // `data` (see the trait); an unaligned read of plain bytes.
-                // The bounds check was 5 of the probe loop's 16 instructions.
+                // SAFETY: the caller passes a slot's offset, so the word lies
+                // within `data` (see the trait); an unaligned read of plain
+                // bytes.
                 <$t>::from_le(unsafe {
                     std::ptr::read_unaligned(data.as_ptr().add(off) as *const $t)
                 })

@@ -68,6 +68,11 @@ impl Batch {
     pub fn len(&self) -> usize {
         self.hashes.len()
     }
+
+    /// Some successor is a goal.
+    pub fn any_goal(&self) -> bool {
+        !self.goals.is_empty()
+    }
 }
 
 /// Expands the parents in `keys` (byte-packed, `entry_bytes` each) into one
@@ -134,13 +139,6 @@ pub(super) struct Context<'a> {
     pub route: bool,
 }
 
-impl Batch {
-    /// Some successor is a goal.
-    pub fn any_goal(&self) -> bool {
-        !self.goals.is_empty()
-    }
-}
-
 /// One thread's copy of what expanding a position needs.
 #[repr(align(128))]
 pub(super) struct Worker {
@@ -179,7 +177,8 @@ impl Worker {
     }
 
     /// Expands the parents in `keys` (byte-packed, `entry_bytes` each: the
-    /// key, then the tag when `ctx.tagged`) into `batch`.
+    /// key, then the tag when `ctx.tagged`) into `batch`. Over 80 lines: it
+    /// is the search's hot loop, kept whole so that nothing in it is a call.
     pub fn expand(&mut self, keys: &[u8], entry_bytes: usize, ctx: &Context, batch: &mut Batch) {
         let key_bytes = entry_bytes - if ctx.tagged { TAG_BYTES } else { 0 };
         // Without prunings, with a key written from the parent's and a goal
