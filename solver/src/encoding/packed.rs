@@ -168,7 +168,9 @@ trait Fields {
 impl Fields for u64 {
     #[inline(always)]
     fn bits(&self, at: usize, _: usize, mask: u64) -> u64 {
-        (*self >> at) & mask
+        // A field of no bits (a type with one place) may stand at bit 64
+        // of a full word: its mask is 0, and the shift must not overflow.
+        (*self >> (at & 63)) & mask
     }
     #[inline(always)]
     fn set(&mut self, at: usize, b: usize, v: u16) {
@@ -398,6 +400,24 @@ mod tests {
     use super::*;
     use crate::formats;
     use crate::params::Metric;
+
+    /// A field of no bits at bit 64 of a one-word key reads 0 (a type with
+    /// one place after fields that fill the word), without a shift overflow.
+    #[test]
+    fn a_field_of_no_bits_at_the_end_of_a_full_word_reads_zero() {
+        let word = u64::MAX;
+        assert_eq!(word.bits(64, 0, field_mask_or_zero(0)), 0);
+        assert_eq!(word.bits(60, 4, field_mask_or_zero(4)), 0xF);
+        assert_eq!([word][..].bits(60, 4, field_mask_or_zero(4)), 0xF);
+    }
+
+    fn field_mask_or_zero(b: usize) -> u64 {
+        if b == 0 {
+            0
+        } else {
+            field_mask(b)
+        }
+    }
 
     /// Along a walk through each puzzle, every successor's key written from
     /// its parent's equals the key encoded from scratch, and decodes back.
