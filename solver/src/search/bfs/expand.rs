@@ -30,9 +30,6 @@ pub(super) struct Batch {
     pub goals: Vec<u32>,
     /// Per key, when tagged: the anchor of the block that moved.
     pub moved: Vec<u16>,
-    /// Successors per shard of the visited set, counted only when
-    /// [`Context::route`] (for the memory bound of a parallel insertion).
-    pub routed: Vec<u32>,
     pub examined: u64,
     pub generated: u64,
     /// Smallest goal distance among the parents and its 1-based index.
@@ -43,13 +40,11 @@ pub(super) struct Batch {
 
 impl Batch {
     /// Empties the batch for the next chunk, keeping its buffers.
-    pub fn reset(&mut self, shards: usize) {
+    pub fn reset(&mut self) {
         self.keys.clear();
         self.hashes.clear();
         self.goals.clear();
         self.moved.clear();
-        self.routed.clear();
-        self.routed.resize(shards, 0);
         self.examined = 0;
         self.generated = 0;
         self.best = None;
@@ -86,7 +81,7 @@ pub(super) fn chunk(
     ctx: &Context,
 ) {
     for b in batches.iter_mut() {
-        b.reset(ctx.set.shard_count());
+        b.reset();
     }
     if workers.len() == 1 {
         workers[0].expand(keys, entry_bytes, ctx, &mut batches[0]);
@@ -134,9 +129,6 @@ pub(super) struct Context<'a> {
     pub deadline: Option<Instant>,
     /// Queue entries carry the anchor of the block that moved last.
     pub tagged: bool,
-    /// Count the successors per shard ([`Batch::routed`]): a parallel
-    /// insertion under a memory limit needs them, nothing else does.
-    pub route: bool,
 }
 
 /// One thread's copy of what expanding a position needs.
@@ -244,9 +236,6 @@ impl Worker {
                         .any(|f| f.get(&self.successor).is_some())
                     {
                         let h = ctx.set.hash(&self.successor);
-                        if ctx.route {
-                            batch.routed[ctx.set.shard_of_hash(h)] += 1;
-                        }
                         match self.successor[..] {
                             // One word (most keys): a push, not a copy call.
                             [word] => batch.keys.push(word),

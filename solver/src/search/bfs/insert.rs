@@ -100,10 +100,12 @@ pub(super) fn parallel_fits(e: &Engine, s: &Sink, batches: &[Batch]) -> bool {
     if e.limits.max_memory.is_none() {
         return true;
     }
+    // Successors per shard, counted here, the one place that needs them
+    // (a pass over the hashes, against an insertion per key to follow).
     let mut routed = vec![0u32; s.set.shard_count()];
     for b in batches {
-        for (r, &n) in routed.iter_mut().zip(&b.routed) {
-            *r += n;
+        for &h in &b.hashes {
+            routed[s.set.shard_of_hash(h)] += 1;
         }
     }
     let keys: usize = batches.iter().map(Batch::len).sum();

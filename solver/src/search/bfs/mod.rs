@@ -125,7 +125,6 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 measure_distance: e.measure_distance,
                 deadline: e.deadline(),
                 tagged,
-                route: threads > 1 && e.limits.max_memory.is_some(),
             };
             expand::chunk(&mut workers, &mut batches, chunk, key_bytes, &ctx);
             tally(e, &batches);
