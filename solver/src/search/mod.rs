@@ -8,6 +8,7 @@ pub mod best;
 mod bfs;
 pub mod bidir;
 pub mod count;
+mod crew;
 mod error;
 mod ida;
 mod nbs;

@@ -9,6 +9,7 @@ use crate::geometry::Geometry;
 use crate::moves::{Move, MoveGenerator, State, NO_OWNER};
 use crate::params::SearchParams;
 use crate::pruning::{self, Prunings};
+use crate::search::crew::Crew;
 use crate::search::Engine;
 use crate::store::{entry_tag, read_key, VisitedSet, TAG_BYTES};
 
@@ -74,6 +75,7 @@ impl Batch {
 /// batch per worker, each worker taking an equal share in order (the
 /// calling thread the first), each batch emptied first.
 pub(super) fn chunk(
+    crew: &Crew,
     workers: &mut [Worker],
     batches: &mut [Batch],
     keys: &[u8],
@@ -88,34 +90,29 @@ pub(super) fn chunk(
         return;
     }
     let per = (keys.len() / entry_bytes).div_ceil(workers.len()) * entry_bytes;
-    std::thread::scope(|scope| {
-        let mut jobs = workers
-            .iter_mut()
-            .zip(batches.iter_mut())
-            .zip(keys.chunks(per));
-        let first = jobs.next();
-        for ((worker, batch), part) in jobs {
-            scope.spawn(move || worker.expand(part, entry_bytes, ctx, batch));
-        }
-        if let Some(((worker, batch), part)) = first {
-            worker.expand(part, entry_bytes, ctx, batch);
-        }
+    let mut jobs: Vec<_> = workers
+        .iter_mut()
+        .zip(batches.iter_mut())
+        .zip(keys.chunks(per.max(entry_bytes)))
+        .collect();
+    crew.each(&mut jobs, |_, ((worker, batch), part)| {
+        worker.expand(part, entry_bytes, ctx, batch)
     });
 }
 
-/// Worker `k` of a search. Workers after the first are built on a thread of
-/// their own, so that their buffers (the move generator's stamps and
-/// queues, the encoder's scratch) come from that thread's allocator arena
-/// and not from beside the first worker's: built side by side by one
-/// thread, two workers wrote to the same cache lines at every position, and
-/// two threads ran 1.05-1.43x one instead of 1.67-1.73x (`experiments/bench.md`).
-pub(super) fn worker(e: &Engine, start: &State, k: usize) -> Worker {
+/// One worker per thread of `crew`, each built on the thread that will run
+/// it, so that its buffers (the move generator's stamps and queues, the
+/// encoder's scratch) come from that thread's allocator arena and not from
+/// beside the first worker's: built side by side by one thread, two workers
+/// wrote to the same cache lines at every position, and two threads ran
+/// 1.05-1.43x one instead of 1.67-1.73x (`experiments/bench.md`).
+pub(super) fn workers(e: &Engine, start: &State, crew: &Crew) -> Vec<Worker> {
     let (moves, encoding, params, geometry) = (&e.moves, &e.encoding, &e.params, &e.geometry);
-    let build = || Worker::new(moves, encoding, params, geometry, start);
-    if k == 0 {
-        return build();
-    }
-    std::thread::scope(|s| s.spawn(build).join()).unwrap_or_else(|_| build())
+    let mut built: Vec<Option<Worker>> = (0..crew.size()).map(|_| None).collect();
+    crew.each(&mut built, |_, slot| {
+        *slot = Some(Worker::new(moves, encoding, params, geometry, start))
+    });
+    built.into_iter().flatten().collect()
 }
 
 /// Read-only data the workers share.

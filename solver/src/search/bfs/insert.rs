@@ -14,6 +14,7 @@
 use super::expand::Batch;
 use crate::encoding::PositionEncoding;
 use crate::moves::State;
+use crate::search::crew::Crew;
 use crate::search::path::{walk_back, Recorded};
 use crate::search::{Ending, Engine, Limit};
 use crate::store::{Insert, KeyQueue, Routing, ShardGroup, VisitedSet};
@@ -123,22 +124,16 @@ pub(super) struct Marks {
     own: Vec<u32>,
 }
 
-/// Inserts the batches with `threads` threads, each owning a group of
+/// Inserts the batches with the crew's threads, each owning a group of
 /// shards, then queues the new keys in serial order.
-pub(super) fn parallel(s: &mut Sink, batches: &[Batch], marks: &mut Vec<Marks>, threads: usize) {
-    let routing = s.set.routing(threads);
+pub(super) fn parallel(crew: &Crew, s: &mut Sink, batches: &[Batch], marks: &mut Vec<Marks>) {
+    let routing = s.set.routing(crew.size());
     let (words, payload) = (s.words, s.payload);
     let mut groups = s.set.split(routing);
     marks.resize_with(groups.len(), Marks::default);
-    std::thread::scope(|scope| {
-        let mut jobs = groups.iter_mut().zip(marks.iter_mut()).enumerate();
-        let first = jobs.next();
-        for (g, (group, mark)) in jobs {
-            scope.spawn(move || insert_own(group, g, routing, batches, mark, words, payload));
-        }
-        if let Some((g, (group, mark))) = first {
-            insert_own(group, g, routing, batches, mark, words, payload);
-        }
+    let mut jobs: Vec<_> = groups.iter_mut().zip(marks.iter_mut()).collect();
+    crew.each(&mut jobs, |g, (group, mark)| {
+        insert_own(group, g, routing, batches, mark, words, payload)
     });
     let grown: usize = groups.iter().map(ShardGroup::grown_old).sum();
     drop(groups);

@@ -20,6 +20,7 @@
 mod expand;
 mod insert;
 
+use super::crew::Crew;
 use super::path::Recorded;
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
@@ -80,7 +81,8 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         return Ending::Found(vec![start.clone()]);
     }
     let threads = e.params.threads.max(1);
-    let mut workers: Vec<Worker> = (0..threads).map(|k| expand::worker(e, start, k)).collect();
+    let crew = Crew::new(threads - 1);
+    let mut workers: Vec<Worker> = expand::workers(e, start, &crew);
     let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
     let mut marks: Vec<Marks> = Vec::new();
     let tagged = e.params.metric == Metric::Moves && !e.prunings.directed();
@@ -126,7 +128,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 deadline: e.deadline(),
                 tagged,
             };
-            expand::chunk(&mut workers, &mut batches, chunk, key_bytes, &ctx);
+            expand::chunk(&crew, &mut workers, &mut batches, chunk, key_bytes, &ctx);
             tally(e, &batches);
             if batches.iter().any(|b| b.out_of_time) {
                 break 'search Ending::Stopped(Limit::Time);
@@ -145,7 +147,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 words,
             };
             if threads > 1 && insert::parallel_fits(e, &sink, &batches) {
-                insert::parallel(&mut sink, &batches, &mut marks, threads);
+                insert::parallel(&crew, &mut sink, &batches, &mut marks);
             } else if let Some(end) = insert::serial(e, &mut sink, &batches, start, recorded) {
                 break 'search end;
             }
