@@ -183,7 +183,7 @@ fn next_epoch(shared: &Shared, seen: u64) -> u64 {
             return epoch;
         }
         spins += 1;
-        if spins % 64 != 0 || start.elapsed() < SPIN {
+        if !spins.is_multiple_of(64) || start.elapsed() < SPIN {
             std::hint::spin_loop();
         } else {
             thread::park();
