@@ -130,7 +130,7 @@ impl VisitedSet {
         let shard = self.shard_of(h);
         let table = &mut self.shards[shard];
         if !table.will_grow() {
-            return Some(table.insert(&key[..self.key_words], h, payload));
+            return Some(table.insert_with_room(&key[..self.key_words], h, payload));
         }
         if let Some((slot, payload)) = table.find(&key[..self.key_words], h) {
             return Some(Insert::Present { slot, payload });

@@ -49,6 +49,9 @@ pub struct KeyTable {
     slot_bytes: usize,
     capacity: usize,
     len: usize,
+    /// Keys the table holds before it grows ([`fill_limit`] of the
+    /// capacity), kept so that the check at every insertion is one compare.
+    limit: usize,
     /// The slots: keys with payloads, or for wide keys 8-byte entries (see
     /// [`KeyTable::wide`]).
     data: Vec<u8>,
@@ -101,6 +104,7 @@ impl KeyTable {
             slot_bytes,
             capacity,
             len: 0,
+            limit: fill_limit(capacity),
             // Narrow and medium slots are empty with an all-ones payload,
             // wide entries when zero.
             data: if wide {
@@ -124,7 +128,7 @@ impl KeyTable {
     /// the others; chunks are allocated as keys arrive).
     fn bytes_at(&self, capacity: usize) -> usize {
         if self.wide() {
-            let chunks = (capacity / 16 * 13).div_ceil(CHUNK_KEYS);
+            let chunks = fill_limit(capacity).div_ceil(CHUNK_KEYS);
             capacity * ENTRY_BYTES + chunks * (CHUNK_KEYS * self.slot_bytes + 8)
         } else {
             capacity * self.slot_bytes + 8
@@ -172,8 +176,9 @@ impl KeyTable {
     }
 
     /// True when the next insertion of a new key will double the table.
+    #[inline]
     pub fn will_grow(&self) -> bool {
-        self.len + 1 > self.capacity / 16 * 13
+        self.len >= self.limit
     }
 
     /// Bytes the table would hold after `more` new keys, and the most its
@@ -181,7 +186,7 @@ impl KeyTable {
     /// grow): what inserting that many keys can cost at worst.
     pub fn bytes_after(&self, more: usize) -> (usize, usize) {
         let (mut capacity, mut before) = (self.capacity, None);
-        while self.len + more > capacity / 16 * 13 {
+        while self.len + more > fill_limit(capacity) {
             before = Some(capacity);
             capacity = grown_capacity(capacity);
         }
@@ -510,11 +515,20 @@ impl KeyTable {
     }
 
     /// Inserts `key` with `payload` unless present (then reports the stored payload).
+    #[inline]
     pub fn insert(&mut self, key: &[u64], hash: u64, payload: u64) -> Insert {
-        debug_assert!(payload <= self.max_payload());
         if self.will_grow() {
             self.grow();
         }
+        self.insert_with_room(key, hash, payload)
+    }
+
+    /// [`KeyTable::insert`] where the caller has seen that a new key fits
+    /// without growth ([`KeyTable::will_grow`] false).
+    #[inline]
+    pub fn insert_with_room(&mut self, key: &[u64], hash: u64, payload: u64) -> Insert {
+        debug_assert!(payload <= self.max_payload());
+        debug_assert!(!self.will_grow());
         if self.narrow() {
             return self.insert_slot(key[0], hash, payload);
         }
@@ -715,6 +729,11 @@ slot_word!(u128);
 #[inline]
 fn wide_tag(hash: u64) -> u32 {
     ((hash << HOME_SHIFT) >> 32) as u32
+}
+
+/// Keys a table of `capacity` slots holds before it grows: 13/16 of them.
+fn fill_limit(capacity: usize) -> usize {
+    capacity / 16 * 13
 }
 
 /// The capacity after `capacity`: x1.5 from a power of two, x4/3 (to the
