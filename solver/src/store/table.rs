@@ -500,8 +500,18 @@ impl KeyTable {
         }
         let out = self.record_mut(r);
         let key_bytes = kb.div_ceil(8);
-        for (i, chunk) in out[..key_bytes].chunks_mut(8).enumerate() {
-            chunk.copy_from_slice(&key[i].to_le_bytes()[..chunk.len()]);
+        // Whole words as fixed-size copies, the tail byte by byte: a copy of
+        // variable length was a call to memcpy per word (9 a key on
+        // Sunshine's 542-bit keys).
+        let whole = key_bytes / 8;
+        for (i, w) in key[..whole].iter().enumerate() {
+            out[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
+        }
+        if whole < key_bytes.div_ceil(8) {
+            let tail = key[whole].to_le_bytes();
+            for (o, b) in out[8 * whole..key_bytes].iter_mut().zip(tail) {
+                *o = b;
+            }
         }
         out[key_bytes..].fill(0);
         if !kb.is_multiple_of(8) {
