@@ -157,7 +157,11 @@ def summary(report):
             "solved_by_phase": solver["phase"] if solver else None,
             "best": min((a["best_distance"] for a in attempts if a.get("best_distance") is not None), default=None),
             "retrieved": [r["name"] for r in report.get("retrieved", [])],
-            "retained": report.get("retained")}
+            "retained": report.get("retained"),
+            # The improve phase (on by default since 88bfca3): the first
+            # solution's length, before the shortening.
+            "first_steps": (report.get("improvement") or {}).get("first_steps"),
+            "improved_by": (report.get("improvement") or {}).get("final_by")}
 
 
 def reasoner_args(puzzle, casebase, scale, seed, extra):

@@ -125,6 +125,11 @@ pub struct MoveGenerator {
     /// Per type: for a one-cell-wide slider, its two directions and the
     /// one cell a step each way newly covers (see [`OneLookRail`]).
     one_look: Vec<Option<OneLookRail>>,
+    /// Per instance, its type's rail when it is a movable one-wide slider
+    /// under `--metric moves` (a Rush Hour car): one lookup instead of the
+    /// metric, the instance's type and lock, and the type's rail (those
+    /// checks were 5% of Rush Hour's generation).
+    cars: Vec<Option<OneLookRail>>,
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
     sides: Vec<u8>,
@@ -170,7 +175,7 @@ impl MoveGenerator {
                 Some(Axis::Horizontal) => vec![2, 3],
             });
         }
-        let movable = (0..puzzle.instances())
+        let movable: Vec<bool> = (0..puzzle.instances())
             .map(|i| !locked.contains(&puzzle.instance_type(i)))
             .collect();
         let open: Vec<u16> = (0..cells)
@@ -187,13 +192,21 @@ impl MoveGenerator {
             .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
             .collect();
         let hop = hop_table(&neighbor, &fits, puzzle.types.len());
-        let one_look = directions
+        let one_look: Vec<Option<OneLookRail>> = directions
             .iter()
             .zip(&leading)
-            .map(|(ds, lead)| OneLookRail::of(ds, lead))
+            .enumerate()
+            .map(|(t, (ds, lead))| OneLookRail::of(ds, lead, t * cells * 4))
+            .collect();
+        let cars = (0..puzzle.instances())
+            .map(|i| {
+                let t = shapes.type_of(i);
+                (metric == Metric::Moves && movable[i]).then_some(one_look[t]).flatten()
+            })
             .collect();
         MoveGenerator {
             one_look,
+            cars,
             hop,
             direction_bits,
             cells,
@@ -379,10 +392,9 @@ impl MoveGenerator {
         // of the general flood cost 16 of a car's 150 instructions. (Here
         // and not in `generate_towards`, which the space-driven steps
         // loop inlines: the extra branch there cost it 1%.)
-        let t = self.shapes.type_of(i);
-        if let (Metric::Moves, true, Some(r)) = (self.metric, self.movable[i], self.one_look[t]) {
+        if let Some(r) = self.cars[i] {
             let from = state.anchors[i] as usize;
-            return self.walk_one_look(state, i, t, from, r, |q| out.push(Move::of(i, from, q)));
+            return self.walk_one_look(state, i, from, r, |q| out.push(Move::of(i, from, q)));
         }
         self.generate_towards(state, i, 0b1111, out);
     }
@@ -442,7 +454,7 @@ impl MoveGenerator {
             // cell, so its check is one look; else the whole leading edge
             // is checked.
             if let Some(r) = self.one_look[t] {
-                self.walk_one_look(state, i, t, from, r, visit);
+                self.walk_one_look(state, i, from, r, visit);
             } else {
                 rail(
                     from,
@@ -476,19 +488,19 @@ impl MoveGenerator {
         self.queue = queue;
     }
 
-    /// Visits the anchors a one-cell-wide slider (instance `i` of type
-    /// `t`, at `from`) reaches along its rail, in [`rail`]'s order.
+    /// Visits the anchors a one-cell-wide slider (instance `i`, of the
+    /// type whose rail is `r`, at `from`) reaches along its rail, in
+    /// [`rail`]'s order.
     #[inline(always)]
     fn walk_one_look(
         &self,
         state: &State,
         i: usize,
-        t: usize,
         from: usize,
         r: OneLookRail,
         visit: impl FnMut(usize),
     ) {
-        let hop = &self.hop[t * self.cells * 4..(t + 1) * self.cells * 4];
+        let hop = &self.hop[r.hop..r.hop + self.cells * 4];
         let me = i as u16;
         let step = |at: usize, k: usize| -> Option<usize> {
             let q = hop[at * 4 + r.d[k]];
@@ -609,17 +621,20 @@ fn hop_table(neighbor: &[[u16; 4]], fits: &[bool], types: usize) -> Vec<u16> {
 struct OneLookRail {
     d: [usize; 2],
     lead: [i32; 2],
+    /// Where the type's rows of [`MoveGenerator::hop`] start.
+    hop: usize,
 }
 
 impl OneLookRail {
     /// The rail of a type with these directions and leading edges, if it
     /// is a slider whose steps each newly cover one cell.
-    fn of(directions: &[usize], leading: &[Vec<i32>; 4]) -> Option<OneLookRail> {
+    fn of(directions: &[usize], leading: &[Vec<i32>; 4], hop: usize) -> Option<OneLookRail> {
         match *directions {
             [d0, d1] => match (&leading[d0][..], &leading[d1][..]) {
                 (&[l0], &[l1]) => Some(OneLookRail {
                     d: [d0, d1],
                     lead: [l0, l1],
+                    hop,
                 }),
                 _ => None,
             },
