@@ -82,6 +82,16 @@ fn evaluate_records_real_results_and_resumes_without_redoing_them() {
     assert!(table.contains("5,000 positions per solver run"), "{table}");
     let quality = std::fs::read_to_string(dir.path(&format!("{TABLES}/quality.md"))).unwrap();
     assert!(quality.contains("| rush_05 | 8 |"), "{quality}");
+    // The improve run's report gives its first and final lengths: the
+    // final one optimal (the re-run proves 8), the first no shorter.
+    let row = quality
+        .lines()
+        .find(|l| l.starts_with("| rush_05 |"))
+        .unwrap();
+    let cell = row.trim_end_matches('|').rsplit('|').next().unwrap().trim();
+    let (first, last) = cell.split_once(" -> ").expect(row);
+    let first: u64 = first.parse().expect(row);
+    assert!(last.starts_with('8') && first >= 8, "{row}");
     let learning =
         std::fs::read_to_string(dir.path(&format!("{TABLES}/learning_curve.md"))).unwrap();
     assert!(learning.contains("| 1 | 2 | 1 of 1 | 1 |"), "{learning}");
