@@ -201,7 +201,9 @@ impl MoveGenerator {
         let cars = (0..puzzle.instances())
             .map(|i| {
                 let t = shapes.type_of(i);
-                (metric == Metric::Moves && movable[i]).then_some(one_look[t]).flatten()
+                (metric == Metric::Moves && movable[i])
+                    .then_some(one_look[t])
+                    .flatten()
             })
             .collect();
         MoveGenerator {

@@ -110,7 +110,11 @@ impl KeyTable {
             capacity,
             len: 0,
             limit: fill_limit(capacity),
-            key_mask: if key_bits >= 128 { u128::MAX } else { (1 << key_bits) - 1 },
+            key_mask: if key_bits >= 128 {
+                u128::MAX
+            } else {
+                (1 << key_bits) - 1
+            },
             slot_mask: if wide { 0 } else { u128::slot_mask(slot_bytes) },
             // Narrow and medium slots are empty with an all-ones payload,
             // wide entries when zero.
