@@ -758,9 +758,11 @@ fn wide_tag(hash: u64) -> u32 {
     ((hash << HOME_SHIFT) >> 32) as u32
 }
 
-/// Keys a table of `capacity` slots holds before it grows: 13/16 of them.
+/// Keys a table of `capacity` slots holds before it grows: 13/16 of them
+/// (rounded down after the multiply, so that the growth from 16 slots to 24
+/// raises it: 13 to 19; every larger capacity is a multiple of 16).
 fn fill_limit(capacity: usize) -> usize {
-    capacity / 16 * 13
+    capacity * 13 / 16
 }
 
 /// The capacity after `capacity`: x1.5 from a power of two, x4/3 (to the
