@@ -111,6 +111,9 @@ fn check(args: &[String], what: &str) -> i32 {
             "{what}: the message names the flag: {err}"
         );
     }
+    // Shown only when a test fails: what the reasoner said (once, under
+    // load, `--jobs=1` exited 2 and the assertion named only the flag).
+    eprintln!("{what}: exit {code:?}\n{err}");
     code.unwrap()
 }
 
