@@ -10,6 +10,8 @@
 //! a crew idle for long, or on a loaded machine, takes no CPU.
 
 use std::any::Any;
+use std::cell::Cell;
+use std::marker::PhantomData;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -38,10 +40,16 @@ struct Shared {
 
 /// `helpers` threads besides the caller's, numbered 1 to `helpers` (the
 /// caller is 0).
+///
+/// Not `Sync`: one job at a time is what the bookkeeping (`job`, `pending`)
+/// holds, so the crew may be neither shared between threads nor captured by
+/// its own jobs (a job must be `Sync`), either of which could start a second
+/// job while helpers still run the first.
 pub struct Crew {
     shared: Arc<Shared>,
     threads: Vec<Thread>,
     handles: Vec<JoinHandle<()>>,
+    not_sync: PhantomData<Cell<()>>,
 }
 
 impl Crew {
@@ -65,6 +73,7 @@ impl Crew {
             shared,
             threads,
             handles,
+            not_sync: PhantomData,
         }
     }
 
@@ -104,6 +113,8 @@ impl Crew {
         // the borrow outlives every use.
         let job: Job = unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync), Job>(job) };
         let shared = &*self.shared;
+        // A panic left by a job whose own share unwound is not this job's.
+        lock(&shared.panic).take();
         *lock(&shared.job) = Some(job);
         shared.pending.store(self.handles.len(), Ordering::SeqCst);
         shared.epoch.fetch_add(1, Ordering::SeqCst);
@@ -113,7 +124,6 @@ impl Crew {
         let wait = Wait(shared);
         job(0);
         drop(wait);
-        *lock(&shared.job) = None;
         if let Some(payload) = lock(&shared.panic).take() {
             panic::resume_unwind(payload);
         }
@@ -149,6 +159,8 @@ impl Drop for Wait<'_> {
                 thread::yield_now();
             }
         }
+        // The job's borrows end here, unwinding or not.
+        *lock(&self.0.job) = None;
     }
 }
 
@@ -164,7 +176,17 @@ fn serve(shared: &Shared, k: usize) {
         let job = *lock(&shared.job);
         if let Some(job) = job {
             if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| job(k))) {
-                lock(&shared.panic).get_or_insert(payload);
+                let extra = {
+                    let mut first = lock(&shared.panic);
+                    match *first {
+                        None => first.replace(payload),
+                        Some(_) => Some(payload),
+                    }
+                };
+                // A second payload is dropped outside the lock, and its own
+                // panic (a payload may panic when dropped) caught, so that
+                // `pending` is still counted down.
+                let _ = panic::catch_unwind(AssertUnwindSafe(move || drop(extra)));
             }
         }
         shared.pending.fetch_sub(1, Ordering::Release);
@@ -264,6 +286,18 @@ mod tests {
         assert!(caught.is_err());
         crew.each(&mut items, |k, x| *x = k as u8 + 1);
         assert_eq!(items, vec![1, 2]);
+    }
+
+    #[test]
+    fn a_panic_of_a_job_whose_own_share_failed_is_not_raised_by_the_next() {
+        let crew = Crew::new(1);
+        let mut items = vec![0u8, 0u8];
+        let caught = panic::catch_unwind(AssertUnwindSafe(|| {
+            crew.each(&mut items, |_, _| panic!("both shares fail"));
+        }));
+        assert!(caught.is_err());
+        crew.each(&mut items, |k, x| *x = k as u8 + 5);
+        assert_eq!(items, vec![5, 6]);
     }
 
     #[test]
