@@ -39,9 +39,10 @@ for e in rank packed; do
   row "10^7 moves $e" count puzzles/bench/bench_1e7.txt --metric moves --encoding $e
   row "Sunshine 100k steps $e" count puzzles/klotski/sunshine.txt --max-positions 100000 --encoding $e
 done
-row "Rush Hour 95 dev, moves, auto" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves
-row "Rush Hour 95 dev, moves, packed" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --encoding packed
-row "Rush Hour 95 dev, first position only" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --max-positions 1
+# One board at a time (--jobs 1): CPU time comparable with earlier sessions.
+row "Rush Hour 95 dev, moves, auto" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --jobs 1
+row "Rush Hour 95 dev, moves, packed" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --encoding packed --jobs 1
+row "Rush Hour 95 dev, first position only" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --max-positions 1 --jobs 1
 
 # Best wall seconds of 3 runs of the solver with these arguments.
 wall() {
@@ -65,6 +66,10 @@ pair "10^7 steps packed" count puzzles/bench/bench_1e7.txt --encoding packed
 pair "15-puzzle 5M steps packed" count puzzles/tiles/korf_01.txt --max-positions 5000000 --encoding packed
 pair "10^7 moves packed" count puzzles/bench/bench_1e7.txt --metric moves --encoding packed
 pair "10^7 steps auto" count puzzles/bench/bench_1e7.txt
+# A collection: one board at a time against two at once (--jobs).
+rush1=$(wall solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --jobs 1)
+rush2=$(wall solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --jobs 2)
+python3 -c "import sys; a,b=sys.argv[1:]; print(f'| Rush Hour 95 dev, moves, auto, --jobs 1 / 2 | {a} | {b} | {float(a)/float(b):.2f}x |')" "$rush1" "$rush2"
 spill=$(mktemp -d)
 ram=$(wall count puzzles/bench/bench_1e7.txt)
 disk=$(wall count puzzles/bench/bench_1e7.txt --max-memory 32M --spill "$spill")

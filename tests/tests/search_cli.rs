@@ -189,6 +189,115 @@ fn every_rush_hour_dev_line_in_its_optimal_move_count() {
     }
 }
 
+/// A row of `solve --json` without what depends on the run (time, memory,
+/// and the limits and encoding reason that name the memory share).
+fn outcome(row: &Value) -> Value {
+    let mut row = row.clone();
+    for field in [
+        "elapsed_ms",
+        "peak_memory_bytes",
+        "limits",
+        "encoding_reason",
+    ] {
+        row.as_object_mut().unwrap().remove(field);
+    }
+    row
+}
+
+/// A collection searched several puzzles at a time (`--jobs`) reports what
+/// one at a time reports, in the collection's order, with the same solution
+/// files; each job gets its share of `--max-memory`; and a puzzle the
+/// parameters do not fit ends the run at that puzzle, after the same rows.
+#[test]
+fn a_collection_gives_the_same_results_on_any_number_of_jobs() {
+    let file = dev_puzzles().join("rushhour_dev.txt");
+    let file = file.to_str().unwrap();
+    let run = |jobs: &str| {
+        let sol = temp(&format!("jobs-{jobs}.sol"));
+        let (code, rows) = json_lines(&[
+            "solve",
+            file,
+            "--from",
+            "rush",
+            "--metric",
+            "moves",
+            "--json",
+            "--jobs",
+            jobs,
+            // auto weighs its choice against the memory share: held fixed here.
+            "--encoding",
+            "packed",
+            "--max-memory",
+            "64M",
+            "--solution",
+            sol.to_str().unwrap(),
+        ]);
+        let solutions: Vec<String> = (1..=rows.len())
+            .map(|k| std::fs::read_to_string(format!("{}.{k}", sol.display())).unwrap())
+            .collect();
+        (code, rows, solutions)
+    };
+    let (code, one_at_a_time, solutions) = run("1");
+    assert_eq!((code, one_at_a_time.len()), (0, 95));
+    assert_eq!(one_at_a_time[0]["limits"]["max_memory"], 64 << 20);
+    for jobs in ["2", "3"] {
+        let (code, rows, files) = run(jobs);
+        assert_eq!(code, 0, "{jobs} jobs");
+        let same = rows
+            .iter()
+            .map(outcome)
+            .eq(one_at_a_time.iter().map(outcome));
+        assert!(same, "{jobs} jobs: other rows or another order");
+        assert_eq!(files, solutions, "{jobs} jobs: other solutions");
+        let share = (64u64 << 20) / jobs.parse::<u64>().unwrap();
+        assert_eq!(rows[0]["limits"]["max_memory"], share, "{jobs} jobs");
+    }
+    // `--lock B` on boards that have a B, then one that has not (line 1:
+    // the red car alone), then more: that board is refused (exit 2) and
+    // named, after every board before it is reported, on any number of jobs.
+    let lines: Vec<String> = std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let mixed = temp("mixed.txt");
+    let picked: Vec<&String> = [40, 41, 43, 44, 45, 46, 0, 47, 48]
+        .iter()
+        .map(|&k| &lines[k])
+        .collect();
+    let picked: Vec<&str> = picked.iter().map(|l| l.as_str()).collect();
+    std::fs::write(&mixed, picked.join("\n")).unwrap();
+    let locked = |jobs: &str| {
+        let out = solver(&[
+            "solve",
+            mixed.to_str().unwrap(),
+            "--from",
+            "rush",
+            "--metric",
+            "moves",
+            "--lock",
+            "B",
+            "--json",
+            "--jobs",
+            jobs,
+        ]);
+        let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| outcome(&serde_json::from_str(l).unwrap()))
+            .collect();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), rows, stderr)
+    };
+    let (code, rows, stderr) = locked("1");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("(rush line 7)") && stderr.contains("'B'"),
+        "{stderr}"
+    );
+    assert_eq!(rows.len(), 6, "the six boards before it");
+    assert!(locked("2") == (code, rows, stderr), "2 jobs: other rows");
+}
+
 #[test]
 fn korf_instances_solved_optimally_by_ida() {
     let dev = dev_puzzles();

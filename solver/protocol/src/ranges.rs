@@ -79,6 +79,13 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         meaning: "worker threads (BFS)",
     },
     NumericFlag {
+        name: "jobs",
+        commands: "solve",
+        arity: Arity::One,
+        range: ValueRange::Whole { min: 1, max: 256 },
+        meaning: "puzzles of a collection searched at once",
+    },
+    NumericFlag {
         name: "max-positions",
         commands: "solve, count",
         arity: Arity::One,

@@ -17,6 +17,7 @@ pub mod features;
 pub mod heuristics;
 pub mod import;
 pub mod improve;
+pub mod jobs;
 pub mod option_args;
 pub mod pdb;
 pub mod pruning_args;

@@ -2,14 +2,16 @@
 
 use clap::Args;
 
+use super::jobs;
 use super::render::draw_frames;
 use super::search_args::SearchJob;
 use super::{check_writable, write_atomically, write_output, Failure};
+use crate::encoding::available_memory;
 use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
 use crate::report::{SolveReport, Status};
-use crate::search::{self, Progress, SolveOptions, SolveOutput};
+use crate::search::{self, resident_bytes, Progress, SolveOptions, SolveOutput};
 use crate::solution::{self, SolutionMove};
 
 #[derive(Args, Debug)]
@@ -45,6 +47,10 @@ pub struct SolveArgs {
     /// params say which. Takes the place of --algorithm, --heuristic, --weight, --ida-limit.
     #[arg(long, conflicts_with_all = ["algorithm", "heuristic", "weight", "ida_limit"])]
     pub optimal: bool,
+    /// Puzzles of a collection searched at once, each its own search (default: one per core).
+    /// They share the memory: each may hold 1/N of --max-memory (or of the available memory).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("solve", "jobs"))]
+    pub jobs: Option<usize>,
     /// How many best positions --best-out writes (diverse: they differ in at least two blocks).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = super::ranged::whole::<usize>("solve", "best-count"))]
     pub best_count: usize,
@@ -76,26 +82,15 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     if let Some(out) = &args.render {
         Kind::of_path(out).map_err(Failure::input)?;
     }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| jobs::default_jobs(puzzles.len()));
+    let (limits, held) = shared(limits, jobs.min(puzzles.len()));
     let mut code = 0;
-    for (index, puzzle) in puzzles.iter().enumerate() {
-        let options = SolveOptions {
-            progress: Progress::new(args.quiet || args.json || many)
-                .with_limit(limits.max_positions),
-            best: args.best_out.as_ref().map_or(0, |_| args.best_count),
-        };
-        let refused =
-            |m: search::SearchError| Failure::input(format!("{}: {m}", args.job.input.puzzle));
-        let params = match args.optimal {
-            true => crate::improve::optimal::choose(puzzle, &asked).map_err(refused)?,
-            false => asked.clone(),
-        };
-        let out = search::solve(puzzle, &params, &limits, options).map_err(refused)?;
-        // Every solution is replayed by the independent verifier, once, before
-        // it is reported; `--show` and `--render` draw the frames of that replay.
-        let frames = match &out.solution {
-            Some(lines) => verified(puzzle, lines, args.show || args.render.is_some())?,
-            None => None,
-        };
+    let work = |index: usize| solve_one(args, &puzzles[index], &asked, &limits, held, many);
+    jobs::in_order(puzzles.len(), jobs, work, |index, solved| {
+        let (params, out, frames) = solved?;
+        let puzzle = &puzzles[index];
         let mut report = make_report(args, puzzle, &out, &params, limits);
         let at = (index, many);
         let written = write_files(args, at, puzzle, &out, frames.as_ref(), &mut report);
@@ -113,8 +108,67 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         }
         written?;
         code = code.max(out.status.exit_code());
-    }
+        Ok(())
+    })?;
     Ok(code)
+}
+
+/// What one job hands back: the parameters searched with, the search's
+/// output, and the verifier's frames when `--show` or `--render` wants them.
+type Solved = (SearchParams, SolveOutput, Option<Frames>);
+
+/// One puzzle's search and the verifier's replay of what it found: the work
+/// of one job (`held`: see [`SolveOptions`]).
+fn solve_one(
+    args: &SolveArgs,
+    puzzle: &Puzzle,
+    asked: &SearchParams,
+    limits: &Limits,
+    held: Option<u64>,
+    many: bool,
+) -> Result<Solved, Failure> {
+    let options = SolveOptions {
+        progress: Progress::new(args.quiet || args.json || many).with_limit(limits.max_positions),
+        best: args.best_out.as_ref().map_or(0, |_| args.best_count),
+        held,
+    };
+    // In a collection, which of its puzzles was refused.
+    let which = match (many, &puzzle.name) {
+        (true, Some(name)) => format!(" ({name})"),
+        _ => String::new(),
+    };
+    let refused =
+        |m: search::SearchError| Failure::input(format!("{}{which}: {m}", args.job.input.puzzle));
+    let params = match args.optimal {
+        true => crate::improve::optimal::choose(puzzle, asked).map_err(refused)?,
+        false => asked.clone(),
+    };
+    let out = search::solve(puzzle, &params, limits, options).map_err(refused)?;
+    // Every solution is replayed by the independent verifier, once, before
+    // it is reported; `--show` and `--render` draw the frames of that replay.
+    let frames = match &out.solution {
+        Some(lines) => verified(puzzle, lines, args.show || args.render.is_some())?,
+        None => None,
+    };
+    Ok((params, out, frames))
+}
+
+/// The limits of each of `jobs` searches at once: an even share of the
+/// memory the process may hold (`--max-memory`, else the machine's
+/// available memory), and an even share of what it holds now to count
+/// against it, so that no search counts another's tables as its own.
+/// One job: the limits as asked, the process measured at each start.
+fn shared(limits: Limits, jobs: usize) -> (Limits, Option<u64>) {
+    if jobs <= 1 {
+        return (limits, None);
+    }
+    let n = jobs as u64;
+    let total = limits.max_memory.unwrap_or_else(available_memory);
+    let limits = Limits {
+        max_memory: Some(total / n),
+        ..limits
+    };
+    (limits, Some(resident_bytes() / n))
 }
 
 /// Writes what the flags ask for of one puzzle's result (`--solution`,

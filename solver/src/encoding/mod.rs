@@ -15,7 +15,7 @@ mod packed;
 mod rank;
 pub mod words;
 
-pub use choice::{choose, Budget, Choice};
+pub use choice::{available_memory, choose, Budget, Choice};
 pub use packed::PackedEncoding;
 pub use rank::RankEncoding;
 

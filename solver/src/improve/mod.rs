@@ -102,7 +102,15 @@ pub fn improve(
     };
     let goal = puzzle.goals.last().expect("a solved puzzle has a goal");
     let limits = Limits::default();
-    let mut e = Engine::new(puzzle, goal, &params, &limits, &[], Progress::disabled());
+    let mut e = Engine::new(
+        puzzle,
+        goal,
+        &params,
+        &limits,
+        &[],
+        Progress::disabled(),
+        None,
+    );
     let mut path = PathState::new(&mut e, moves);
     let mut result = Improved {
         moves: Vec::new(),

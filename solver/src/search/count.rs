@@ -40,7 +40,7 @@ pub fn reachable(
     params.algorithm = Algorithm::Bfs;
     let locked = super::run::check_common(puzzle, &params)?;
     let goal = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
-    let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress);
+    let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress, None);
     engine.check_key_width()?;
     super::spill::check(&engine)?;
     engine.goal_enabled = false;

@@ -111,6 +111,10 @@ pub struct Engine<'a> {
 
 impl<'a> Engine<'a> {
     /// An engine for reaching `goal` in `puzzle`. `locked` are type indices.
+    /// `held`: the bytes of the process that count against `--max-memory`
+    /// besides the search's own tables; `None`: what the process holds now
+    /// (a collection solved several puzzles at a time passes each its share
+    /// of what the process held before, not the other searches' tables).
     pub fn new(
         puzzle: &'a Puzzle,
         goal: &Goal,
@@ -118,6 +122,7 @@ impl<'a> Engine<'a> {
         limits: &Limits,
         locked: &[usize],
         progress: Progress,
+        held: Option<u64>,
     ) -> Engine<'a> {
         let geometry = Geometry::new(puzzle, Some(goal));
         let moves = MoveGenerator::new(puzzle, params.metric, locked);
@@ -129,9 +134,10 @@ impl<'a> Engine<'a> {
         // A sixteenth more is kept back for what the search holds outside its
         // counted tables (allocator slack, worker batches, thread stacks):
         // measured at 6-9% of the limit on the 10^7 bench puzzle.
+        let held = || held.unwrap_or_else(resident_bytes);
         let mut limits = *limits;
         if let Some(m) = limits.max_memory.as_mut() {
-            *m = m.saturating_sub(resident_bytes() + *m / 16);
+            *m = m.saturating_sub(held() + *m / 16);
         }
         let budget = encoding::Budget {
             max_memory: limits.max_memory,
@@ -142,7 +148,7 @@ impl<'a> Engine<'a> {
             // The encoding counted on the positions to be expected: hold
             // the search to the memory it was chosen for, less what the
             // process holds, as for --max-memory.
-            limits.max_memory = Some(guard.saturating_sub(resident_bytes() + guard / 16));
+            limits.max_memory = Some(guard.saturating_sub(held() + guard / 16));
         }
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
@@ -320,7 +326,7 @@ impl<'a> Engine<'a> {
 /// `/proc/self/status`, in kB whatever the page size; `/proc/self/statm`
 /// counts pages, whose size differs between machines). 0 where that cannot
 /// be read, so the limit then covers the search alone.
-fn resident_bytes() -> u64 {
+pub fn resident_bytes() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| vm_rss_bytes(&s))

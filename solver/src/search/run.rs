@@ -15,6 +15,9 @@ pub struct SolveOptions {
     pub progress: Progress,
     /// Best positions to collect when no solution is found (`--best-out`); 0: none.
     pub best: usize,
+    /// The process's bytes to count against `--max-memory` besides the
+    /// search's own (see [`Engine::new`]); `None`: measured at each start.
+    pub held: Option<u64>,
 }
 
 /// A best position of an unsolved search (see [`super::best`]), with the
@@ -243,7 +246,15 @@ pub fn solve(
     let mut current: Option<State> = None;
     let mut remaining = *limits;
     for (k, goal) in puzzle.goals.iter().enumerate() {
-        let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress);
+        let engine = Engine::new(
+            puzzle,
+            goal,
+            params,
+            &remaining,
+            &locked,
+            progress,
+            options.held,
+        );
         let mut engine = checked(engine, params)?;
         engine.keep_for_best = options.best > 0;
         engine.forbidden = &kept;
