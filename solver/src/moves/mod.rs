@@ -19,8 +19,49 @@ use crate::model::{Axis, Puzzle};
 use crate::params::Metric;
 use crate::solution::Direction;
 
+/// Set in [`MoveGenerator::sides`] for a block seen beside a space.
+const SEEN: u8 = 1 << 4;
+
 /// Marks "no such cell" in the neighbour table.
 const NONE: u16 = u16::MAX;
+
+/// Moves [`MoveGenerator::generate_skipping`] leaves out: those of one
+/// instance in some directions. BFS leaves out what can only reach a
+/// position already stored (see [`Skip::block`] and [`Skip::step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skip {
+    pub instance: usize,
+    /// Bit `d`: no move whose first step is in direction `d`.
+    pub directions: u8,
+}
+
+impl Skip {
+    /// Nothing left out.
+    pub const NONE: Skip = Skip {
+        instance: usize::MAX,
+        directions: 0,
+    };
+
+    /// Every move of instance `i`: under `--metric moves`, moving again the
+    /// block that moved last only reaches positions its previous move
+    /// could reach (its flood fill is the same set).
+    pub fn block(i: usize) -> Skip {
+        Skip {
+            instance: i,
+            directions: 0b1111,
+        }
+    }
+
+    /// Instance `i`'s step in direction `d`: under `--metric steps`, the
+    /// step back of the block that moved last returns to the position
+    /// before it, which is stored.
+    pub fn step(i: usize, d: usize) -> Skip {
+        Skip {
+            instance: i,
+            directions: 1 << d,
+        }
+    }
+}
 
 /// One move: instance `instance` goes from anchor `from` to anchor `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,6 +272,11 @@ impl MoveGenerator {
         }
     }
 
+    /// The board's cells (walls included).
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
     pub fn shapes(&self) -> &ShapeTable {
         &self.shapes
     }
@@ -302,19 +348,20 @@ impl MoveGenerator {
 
     /// Appends every legal move of `state` to `out` (cleared first).
     pub fn generate(&mut self, state: &State, out: &mut Vec<Move>) {
-        self.generate_skipping(state, usize::MAX, out);
+        self.generate_skipping(state, Skip::NONE, out);
     }
 
-    /// [`MoveGenerator::generate`] without the moves of instance `skip`.
-    /// Under `--metric moves`, moving again the block that moved last only
-    /// reaches positions its previous move could reach (its flood fill is
-    /// the same set), so BFS skips them; both public solvers do the same.
-    pub fn generate_skipping(&mut self, state: &State, skip: usize, out: &mut Vec<Move>) {
+    /// [`MoveGenerator::generate`] without the moves `skip` names (BFS
+    /// skips what can only be a duplicate; both public Rush Hour solvers
+    /// skip the block that moved last too).
+    pub fn generate_skipping(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) {
         out.clear();
         if !self.space_driven {
             for i in 0..state.anchors.len() {
-                if i != skip {
+                if i != skip.instance {
                     self.generate_for(state, i, out);
+                } else if skip.directions != 0b1111 {
+                    self.generate_towards(state, i, !skip.directions & 0b1111, out);
                 }
             }
             return;
@@ -323,20 +370,28 @@ impl MoveGenerator {
         // a step needs its whole leading edge empty, so a direction without
         // an empty cell on that side of the block is not tried. Blocks are
         // visited in the order they are first seen (as before the masks).
+        // A skipped step leaves its block in the visiting order (bit 4
+        // marks it seen), so the moves come in the same order as without
+        // the skip, and capped searches and ties stay as they were.
+        let whole = skip.directions == 0b1111;
         let mut near = std::mem::take(&mut self.near);
         let mut sides = std::mem::take(&mut self.sides);
         near.clear();
         self.beside_spaces(state, |o, toward| {
-            if o != skip {
+            if !(whole && o == skip.instance) {
                 if sides[o] == 0 {
                     near.push(o as u16);
                 }
-                sides[o] |= 1 << toward;
+                sides[o] |= SEEN | 1 << toward;
             }
         });
         for &o in &near {
-            let mask = std::mem::replace(&mut sides[o as usize], 0);
-            self.generate_towards(state, o as usize, mask, out);
+            let o = o as usize;
+            let mut mask = std::mem::replace(&mut sides[o], 0) & 0b1111;
+            if o == skip.instance {
+                mask &= !skip.directions;
+            }
+            self.generate_towards(state, o, mask, out);
         }
         self.near = near;
         self.sides = sides;
@@ -523,6 +578,15 @@ impl MoveGenerator {
         }
     }
 
+    /// The direction (index into [`Direction::ALL`]) of a one-cell step
+    /// `m`; `None` for a longer move.
+    #[inline]
+    pub fn step_direction(&self, m: Move) -> Option<usize> {
+        self.neighbor[m.from as usize]
+            .iter()
+            .position(|&n| n == m.to)
+    }
+
     /// Moves a block in place.
     #[inline]
     pub fn apply(&self, state: &mut State, m: Move) {
@@ -676,7 +740,7 @@ mod tests {
 
     /// Along a walk through each puzzle, space-driven generation (only the
     /// steps towards an empty cell) gives the same moves as trying every
-    /// block in every direction, under both metrics and with a skipped block.
+    /// block in every direction, under both metrics, with a skipped block and with a skipped step.
     #[test]
     fn space_driven_generation_finds_every_move_block_by_block_finds() {
         for file in [
@@ -696,10 +760,11 @@ mod tests {
                 state.load(&puzzle.start, by_space.shapes());
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 for step in 0..200 {
-                    let skip = if step % 3 == 0 {
-                        step % state.anchors.len()
-                    } else {
-                        usize::MAX
+                    let i = step % state.anchors.len();
+                    let skip = match step % 3 {
+                        0 => Skip::block(i),
+                        1 => Skip::step(i, step % 4),
+                        _ => Skip::NONE,
                     };
                     by_space.generate_skipping(&state, skip, &mut a);
                     by_block.generate_skipping(&state, skip, &mut b);
@@ -709,6 +774,41 @@ mod tests {
                     assert_eq!(a, b, "{file} {metric:?} step {step}");
                     assert!(!a.is_empty(), "{file}: a position without moves");
                     by_space.apply(&mut state, a[(step * 7 + 3) % a.len()]);
+                }
+            }
+        }
+    }
+
+    /// Skipping a step leaves the other moves in the order they come in
+    /// without the skip (so capped searches and ties do not change), and
+    /// leaves out exactly the steps of that block in those directions.
+    #[test]
+    fn a_skipped_step_leaves_the_other_moves_in_their_order() {
+        for file in [
+            "klotski/sunshine.txt",
+            "klotski/century.txt",
+            "tiles/korf_01.txt",
+        ] {
+            let puzzle = &formats::bundled(file);
+            for space_driven in [true, false] {
+                let mut moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
+                moves.space_driven = space_driven;
+                let mut state = State::new(puzzle);
+                state.load(&puzzle.start, moves.shapes());
+                let (mut all, mut some) = (Vec::new(), Vec::new());
+                for step in 0..150 {
+                    moves.generate(&state, &mut all);
+                    let m = all[(step * 7 + 3) % all.len()];
+                    let d = moves.step_direction(m).unwrap();
+                    moves.generate_skipping(&state, Skip::step(m.instance as usize, d), &mut some);
+                    let kept: Vec<Move> = all
+                        .iter()
+                        .copied()
+                        .filter(|x| x.instance != m.instance || moves.step_direction(*x) != Some(d))
+                        .collect();
+                    assert_eq!(some, kept, "{file} step {step}");
+                    assert_eq!(kept.len() + 1, all.len(), "{file}: one step left out");
+                    moves.apply(&mut state, m);
                 }
             }
         }

@@ -6,12 +6,88 @@ use std::time::Instant;
 
 use crate::encoding::{Encoding, PositionEncoding};
 use crate::geometry::Geometry;
-use crate::moves::{Move, MoveGenerator, State, NO_OWNER};
-use crate::params::SearchParams;
+use crate::moves::{Move, MoveGenerator, Skip, State, NO_OWNER};
+use crate::params::{Metric, SearchParams};
 use crate::pruning::{self, Prunings};
 use crate::search::crew::Crew;
 use crate::search::Engine;
 use crate::store::{entry_tag, read_key, VisitedSet, TAG_BYTES};
+
+/// What a queue entry's tag says of the move that reached its position,
+/// so that the expansion leaves out the moves that can only go back to a
+/// stored position (see [`Skip`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tags {
+    /// Entries carry no tag.
+    None,
+    /// `--metric moves`: the cell the moved block's anchor stands on.
+    Block,
+    /// `--metric steps`: that cell in the low [`STEP_CELL_BITS`] bits and
+    /// the step's direction in the top two.
+    Step,
+}
+
+/// The bits of a steps tag that hold the cell.
+const STEP_CELL_BITS: u32 = 14;
+
+impl Tags {
+    /// The tags a BFS of `e` keeps. None where a pruning makes the graph
+    /// directed (the way back may be closed). Under steps only:
+    /// - without prunings, where the step back is always legal and kept, so
+    ///   that it is still counted as generated (the branching factor is a
+    ///   feature);
+    /// - for keys wider than one word: the two tag bytes are a third of a
+    ///   15-puzzle's queue entry, and took its process from 16.0 to 17.1
+    ///   bytes per stored position (5M positions), past the 16 it is held
+    ///   to; a wider key's entry is 9 bytes or more;
+    /// - on boards whose cells fit the tag.
+    pub fn of(e: &Engine) -> Tags {
+        match e.params.metric {
+            _ if e.prunings.directed() => Tags::None,
+            Metric::Moves => Tags::Block,
+            Metric::Steps
+                if e.prunings.is_empty()
+                    && e.encoding.key_bits() > 64
+                    && e.moves.cells() < (1 << STEP_CELL_BITS) - 1 =>
+            {
+                Tags::Step
+            }
+            Metric::Steps => Tags::None,
+        }
+    }
+
+    /// What a parent's `tag` leaves out of its moves (`state`: the parent,
+    /// decoded); under steps also the one successor left out, to count.
+    #[inline]
+    fn skip(self, tag: u16, state: &State) -> (Skip, u64) {
+        if tag == NO_OWNER {
+            return (Skip::NONE, 0);
+        }
+        match self {
+            Tags::None => (Skip::NONE, 0),
+            Tags::Block => (Skip::block(state.owner[tag as usize] as usize), 0),
+            Tags::Step => {
+                let cell = tag & ((1 << STEP_CELL_BITS) - 1);
+                let back = (tag >> STEP_CELL_BITS) as usize ^ 1;
+                (Skip::step(state.owner[cell as usize] as usize, back), 1)
+            }
+        }
+    }
+
+    /// The tag of a successor reached by `m`.
+    #[inline]
+    fn of_move(self, m: Move, moves: &MoveGenerator) -> u16 {
+        match self {
+            Tags::Step => {
+                let d = moves
+                    .step_direction(m)
+                    .expect("a step under --metric steps");
+                m.to | (d as u16) << STEP_CELL_BITS
+            }
+            _ => m.to,
+        }
+    }
+}
 
 /// Parents expanded between two looks at the clock: on large boards one
 /// parent can take milliseconds, so a whole chunk would overrun the limit.
@@ -124,8 +200,8 @@ pub(super) struct Context<'a> {
     /// Measure each parent's goal distance ([`Engine::measure_distance`]).
     pub measure_distance: bool,
     pub deadline: Option<Instant>,
-    /// Queue entries carry the anchor of the block that moved last.
-    pub tagged: bool,
+    /// What queue entries carry of the move that reached them.
+    pub tags: Tags,
 }
 
 /// One thread's copy of what expanding a position needs.
@@ -169,7 +245,8 @@ impl Worker {
     /// key, then the tag when `ctx.tagged`) into `batch`. Over 80 lines: it
     /// is the search's hot loop, kept whole so that nothing in it is a call.
     pub fn expand(&mut self, keys: &[u8], entry_bytes: usize, ctx: &Context, batch: &mut Batch) {
-        let key_bytes = entry_bytes - if ctx.tagged { TAG_BYTES } else { 0 };
+        let tagged = ctx.tags != Tags::None;
+        let key_bytes = entry_bytes - if tagged { TAG_BYTES } else { 0 };
         // Without prunings, with a key written from the parent's and a goal
         // read from the anchors, nothing reads a successor's owner map: a
         // move then sets the moved anchor only, and apply's and undo's
@@ -202,11 +279,12 @@ impl Worker {
             }
             // The block that moved last (decoding renumbers instances, so
             // the tag names the cell it stands on).
-            let skip = match ctx.tagged.then(|| entry_tag(bytes)) {
-                Some(cell) if cell != NO_OWNER => self.state.owner[cell as usize] as usize,
-                _ => usize::MAX,
+            let (skip, left_out) = match tagged {
+                true => ctx.tags.skip(entry_tag(bytes), &self.state),
+                false => (Skip::NONE, 0),
             };
             batch.examined += 1;
+            batch.generated += left_out;
             // How near the goal the search came.
             if ctx.measure_distance {
                 let d = ctx.geometry.goal_distance(&self.state);
@@ -249,8 +327,8 @@ impl Worker {
                             batch.goals.push(batch.hashes.len() as u32);
                         }
                         batch.hashes.push(h);
-                        if ctx.tagged {
-                            batch.moved.push(m.to);
+                        if tagged {
+                            batch.moved.push(ctx.tags.of_move(m, &self.moves));
                         }
                     }
                 }

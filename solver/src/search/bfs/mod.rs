@@ -25,9 +25,8 @@ use super::path::Recorded;
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::moves::{State, NO_OWNER};
-use crate::params::Metric;
 use crate::store::{KeyQueue, VisitedSet};
-use expand::{Batch, Context, Worker};
+use expand::{Batch, Context, Tags, Worker};
 use insert::{Marks, Sink};
 
 /// Parents expanded between two checks of the limits: large enough that
@@ -60,6 +59,12 @@ fn tally(e: &mut Engine, batches: &[Batch]) {
 /// and keeping them as locals of one function keeps the loop's order of
 /// events (and its limits) visible in one place.
 pub fn search(e: &mut Engine, start: &State) -> Ending {
+    search_tagged(e, start, Tags::of(e))
+}
+
+/// [`search`] with the queue entries' tags given (the tests compare it
+/// without them).
+fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
     // A count has no goal and leaves no set behind: no path is walked back.
@@ -85,7 +90,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let mut workers: Vec<Worker> = expand::workers(e, start, &crew);
     let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
     let mut marks: Vec<Marks> = Vec::new();
-    let tagged = e.params.metric == Metric::Moves && !e.prunings.directed();
+    let tagged = tags != Tags::None;
     let queue = || {
         if tagged {
             KeyQueue::tagged(bits)
@@ -126,7 +131,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 goal_enabled: e.goal_enabled,
                 measure_distance: e.measure_distance,
                 deadline: e.deadline(),
-                tagged,
+                tags,
             };
             expand::chunk(&crew, &mut workers, &mut batches, chunk, key_bytes, &ctx);
             tally(e, &batches);
@@ -168,4 +173,98 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
     e.leave_behind(set, recorded);
     ending
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats;
+    use crate::model::Goal;
+    use crate::params::{Limits, SearchParams};
+    use crate::search::Progress;
+
+    /// Runs BFS on a bundled puzzle (a count when `goal` is false) with
+    /// the tags given; the ending's path length and the counters.
+    fn run(
+        file: &str,
+        goal: bool,
+        cap: Option<u64>,
+        tags: Option<Tags>,
+    ) -> (Option<usize>, [u64; 3]) {
+        let puzzle = formats::bundled(file);
+        let params = SearchParams::default();
+        let limits = Limits {
+            max_positions: cap,
+            ..Limits::default()
+        };
+        let target = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
+        let mut e = Engine::new(
+            &puzzle,
+            &target,
+            &params,
+            &limits,
+            &[],
+            Progress::disabled(),
+            None,
+        );
+        e.goal_enabled = goal;
+        let mut start = State::new(&puzzle);
+        start.load(&puzzle.start, e.moves.shapes());
+        let tags = tags.unwrap_or_else(|| Tags::of(&e));
+        let length = match search_tagged(&mut e, &start, tags) {
+            Ending::Found(path) => Some(path.len()),
+            _ => None,
+        };
+        (
+            length,
+            [e.stats.examined, e.stats.stored, e.stats.generated],
+        )
+    }
+
+    /// Wide keys under `--metric steps` skip the block that moved last's
+    /// step back, and that changes nothing but the work: the same solution
+    /// length, positions examined, stored (also when a cap stops the search
+    /// mid-layer, so the order is the same) and generated (the branching
+    /// factor counts the step back).
+    #[test]
+    fn skipping_the_step_back_changes_no_count_nor_order() {
+        for (file, goal, cap) in [
+            ("klotski/only_18_steps.txt", true, None),
+            ("klotski/only_18_steps.txt", false, None),
+            ("klotski/sunshine.txt", false, Some(3_000)),
+            ("klotski/sunshine.txt", false, Some(20_011)),
+        ] {
+            let (length, counts) = run(file, goal, cap, None);
+            let (plain_length, plain) = run(file, goal, cap, Some(Tags::None));
+            assert_eq!(length, plain_length, "{file}");
+            assert_eq!(counts, plain, "{file} capped at {cap:?}");
+            assert!(counts[1] > 1000, "{file}: a search of some size");
+        }
+        assert_eq!(
+            run("klotski/only_18_steps.txt", true, None, None).0,
+            Some(33)
+        );
+    }
+
+    /// Steps tags only where the key is wider than a word and no pruning is on.
+    #[test]
+    fn steps_tags_for_wide_keys_only() {
+        let tags = |file: &str| {
+            let puzzle = formats::bundled(file);
+            let goal = puzzle.final_goal().cloned().unwrap();
+            let params = SearchParams::default();
+            let e = Engine::new(
+                &puzzle,
+                &goal,
+                &params,
+                &Limits::default(),
+                &[],
+                Progress::disabled(),
+                None,
+            );
+            Tags::of(&e)
+        };
+        assert_eq!(tags("klotski/sunshine.txt"), Tags::Step);
+        assert_eq!(tags("tiles/korf_01.txt"), Tags::None);
+    }
 }
