@@ -298,6 +298,41 @@ fn a_collection_gives_the_same_results_on_any_number_of_jobs() {
     assert!(locked("2") == (code, rows, stderr), "2 jobs: other rows");
 }
 
+/// `count --jobs 2` of the Rush Hour database sample: every board's
+/// reachable positions equal its published cluster size (the file's third
+/// column), in the file's order, and one job at a time gives the same rows.
+#[test]
+fn a_collection_counted_two_at_a_time_gives_every_cluster_size() {
+    let file = dev_puzzles().join("rushhour_dev.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let clusters: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    let count = |jobs: &str| {
+        let args = [
+            "count",
+            file.to_str().unwrap(),
+            "--from",
+            "rush",
+            "--metric",
+            "moves",
+        ];
+        let (code, rows) = json_lines(&[&args[..], &["--json", "--jobs", jobs]].concat());
+        assert_eq!(code, 0, "{jobs} jobs");
+        rows
+    };
+    let two = count("2");
+    let counted: Vec<u64> = two
+        .iter()
+        .map(|r| r["positions"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counted, clusters);
+    let without_times = |rows: &[Value]| -> Vec<Value> { rows.iter().map(outcome).collect() };
+    assert_eq!(without_times(&count("1")), without_times(&two));
+}
+
 #[test]
 fn korf_instances_solved_optimally_by_ida() {
     let dev = dev_puzzles();

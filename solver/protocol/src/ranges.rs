@@ -80,7 +80,7 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
     },
     NumericFlag {
         name: "jobs",
-        commands: "solve",
+        commands: "solve, count",
         arity: Arity::One,
         range: ValueRange::Whole { min: 1, max: 256 },
         meaning: "puzzles of a collection searched at once",

@@ -141,7 +141,7 @@ fn fastest(
     };
     let mut best: Option<count::Count> = None;
     for _ in 0..repeat {
-        let c = count::reachable(puzzle, params, &limits, Progress::disabled())?;
+        let c = count::reachable(puzzle, params, &limits, Progress::disabled(), None)?;
         if best.is_none_or(|b| c.elapsed_ms < b.elapsed_ms) {
             best = Some(c);
         }

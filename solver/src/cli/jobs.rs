@@ -11,13 +11,57 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// How many puzzles `solver solve` runs at once when `--jobs` is not given:
-/// one per core for a collection, one for a single puzzle.
+use clap::Args;
+
+use crate::encoding::available_memory;
+use crate::params::Limits;
+use crate::search::resident_bytes;
+
+/// `--jobs N` of `solve` and `count`.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct JobsArg {
+    /// Puzzles of a collection searched at once, each its own search (default: one per core).
+    /// They share the memory: each may hold 1/N of --max-memory (or of the available memory).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("solve", "jobs"))]
+    pub jobs: Option<usize>,
+}
+
+impl JobsArg {
+    /// How many of `puzzles` go at once: as asked (at most one per puzzle),
+    /// else [`default_jobs`].
+    pub fn for_collection(self, puzzles: usize) -> usize {
+        self.jobs
+            .unwrap_or_else(|| default_jobs(puzzles))
+            .min(puzzles.max(1))
+    }
+}
+
+/// How many puzzles run at once when `--jobs` is not given: one per core
+/// for a collection, one for a single puzzle.
 pub fn default_jobs(puzzles: usize) -> usize {
     match puzzles {
         0 | 1 => 1,
         n => std::thread::available_parallelism().map_or(1, |c| c.get().min(n)),
     }
+}
+
+/// The limits of each of `jobs` searches at once: an even share of the
+/// memory the process may hold (`--max-memory`, else the machine's
+/// available memory), and an even share of what it holds now to count
+/// against it (the `held` of `Engine::new`), so that no search counts
+/// another's tables as its own. One job: the limits as asked, the process
+/// measured at each start.
+pub fn shared(limits: Limits, jobs: usize) -> (Limits, Option<u64>) {
+    if jobs <= 1 {
+        return (limits, None);
+    }
+    let n = jobs as u64;
+    let total = limits.max_memory.unwrap_or_else(available_memory);
+    let limits = Limits {
+        max_memory: Some(total / n),
+        ..limits
+    };
+    (limits, Some(resident_bytes() / n))
 }
 
 /// Runs `work(i)` for every `i` in `0..n`, on up to `jobs` threads taking

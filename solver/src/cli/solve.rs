@@ -6,12 +6,11 @@ use super::jobs;
 use super::render::draw_frames;
 use super::search_args::SearchJob;
 use super::{check_writable, write_atomically, write_output, Failure};
-use crate::encoding::available_memory;
 use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
 use crate::report::{SolveReport, Status};
-use crate::search::{self, resident_bytes, Progress, SolveOptions, SolveOutput};
+use crate::search::{self, Progress, SolveOptions, SolveOutput};
 use crate::solution::{self, SolutionMove};
 
 #[derive(Args, Debug)]
@@ -47,10 +46,8 @@ pub struct SolveArgs {
     /// params say which. Takes the place of --algorithm, --heuristic, --weight, --ida-limit.
     #[arg(long, conflicts_with_all = ["algorithm", "heuristic", "weight", "ida_limit"])]
     pub optimal: bool,
-    /// Puzzles of a collection searched at once, each its own search (default: one per core).
-    /// They share the memory: each may hold 1/N of --max-memory (or of the available memory).
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("solve", "jobs"))]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub jobs: jobs::JobsArg,
     /// How many best positions --best-out writes (diverse: they differ in at least two blocks).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = super::ranged::whole::<usize>("solve", "best-count"))]
     pub best_count: usize,
@@ -82,10 +79,8 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     if let Some(out) = &args.render {
         Kind::of_path(out).map_err(Failure::input)?;
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| jobs::default_jobs(puzzles.len()));
-    let (limits, held) = shared(limits, jobs.min(puzzles.len()));
+    let jobs = args.jobs.for_collection(puzzles.len());
+    let (limits, held) = jobs::shared(limits, jobs);
     let mut code = 0;
     let work = |index: usize| solve_one(args, &puzzles[index], &asked, &limits, held, many);
     jobs::in_order(puzzles.len(), jobs, work, |index, solved| {
@@ -151,24 +146,6 @@ fn solve_one(
         None => None,
     };
     Ok((params, out, frames))
-}
-
-/// The limits of each of `jobs` searches at once: an even share of the
-/// memory the process may hold (`--max-memory`, else the machine's
-/// available memory), and an even share of what it holds now to count
-/// against it, so that no search counts another's tables as its own.
-/// One job: the limits as asked, the process measured at each start.
-fn shared(limits: Limits, jobs: usize) -> (Limits, Option<u64>) {
-    if jobs <= 1 {
-        return (limits, None);
-    }
-    let n = jobs as u64;
-    let total = limits.max_memory.unwrap_or_else(available_memory);
-    let limits = Limits {
-        max_memory: Some(total / n),
-        ..limits
-    };
-    (limits, Some(resident_bytes() / n))
 }
 
 /// Writes what the flags ask for of one puzzle's result (`--solution`,

@@ -269,7 +269,7 @@ pub fn explore(
         max_positions: Some(allowed),
         ..Limits::default()
     };
-    let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled()) else {
+    let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled(), None) else {
         return start_only(puzzle, moves, allowed);
     };
     let generated = (c.branching_factor * c.examined as f64).round();

@@ -29,18 +29,20 @@ pub struct Count {
 }
 
 /// Counts the positions reachable from the start of `puzzle` under `params`
-/// (prunings included; the algorithm is always BFS).
+/// (prunings included; the algorithm is always BFS); `held`: see
+/// [`Engine::new`].
 pub fn reachable(
     puzzle: &Puzzle,
     params: &SearchParams,
     limits: &Limits,
     progress: Progress,
+    held: Option<u64>,
 ) -> Result<Count, SearchError> {
     let mut params = params.clone();
     params.algorithm = Algorithm::Bfs;
     let locked = super::run::check_common(puzzle, &params)?;
     let goal = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
-    let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress, None);
+    let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress, held);
     engine.check_key_width()?;
     super::spill::check(&engine)?;
     engine.goal_enabled = false;
