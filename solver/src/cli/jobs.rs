@@ -8,8 +8,9 @@
 //! one before it are done: the output is the same as one at a time.
 
 use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 
 use clap::Args;
 
@@ -68,7 +69,11 @@ pub fn shared(limits: Limits, jobs: usize) -> (Limits, Option<u64>) {
 /// the next index as they finish one, and hands each result to `emit` on the
 /// calling thread in increasing `i`. Once `emit` returns an error no further
 /// work starts (work under way finishes and is dropped) and that error is
-/// returned. With one job everything runs on the calling thread.
+/// returned; a `work` that panics stops the run the same way, and the panic
+/// goes on on the calling thread when its turn comes, after every result
+/// before it. No thread runs more than `2 * jobs` indices ahead of the
+/// result awaited, so results waiting for a slow one stay few. With one job
+/// everything runs on the calling thread.
 pub fn in_order<T: Send, E>(
     n: usize,
     jobs: usize,
@@ -78,21 +83,20 @@ pub fn in_order<T: Send, E>(
     if jobs <= 1 || n <= 1 {
         return (0..n).try_for_each(|i| emit(i, work(i)));
     }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel();
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        due: Mutex::new(0),
+        turned: Condvar::new(),
+        ahead: 2 * jobs,
+    };
     std::thread::scope(|scope| {
+        // Made here, so that an early return drops the receiver and a
+        // thread's next send fails.
+        let (tx, rx) = mpsc::channel();
         for _ in 0..jobs.min(n) {
-            let (tx, next, stop, work) = (tx.clone(), &next, &stop, &work);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    // A closed channel: the caller has stopped reading.
-                    if i >= n || tx.send((i, work(i))).is_err() {
-                        break;
-                    }
-                }
-            });
+            let (tx, shared, work) = (tx.clone(), &shared, &work);
+            scope.spawn(move || shared.worker(n, tx, work));
         }
         drop(tx);
         // Results that came before their turn, by index.
@@ -101,15 +105,75 @@ pub fn in_order<T: Send, E>(
         for (i, result) in rx.iter() {
             early.insert(i, result);
             while let Some(result) = early.remove(&due) {
-                if let Err(e) = emit(due, result) {
-                    stop.store(true, Ordering::Relaxed);
+                let emitted = match result {
+                    Ok(value) => emit(due, value),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                if let Err(e) = emitted {
+                    shared.halt();
                     return Err(e);
                 }
                 due += 1;
+                *shared.due.lock().unwrap_or_else(|e| e.into_inner()) = due;
+                shared.turned.notify_all();
             }
         }
         Ok(())
     })
+}
+
+/// What the threads of [`in_order`] share.
+struct Shared {
+    /// The next index to take.
+    next: AtomicUsize,
+    /// Set when the run ends early: no index is taken after it.
+    stop: AtomicBool,
+    /// The index whose result is awaited, and its change.
+    due: Mutex<usize>,
+    turned: Condvar,
+    /// How far past `due` a thread may take an index.
+    ahead: usize,
+}
+
+impl Shared {
+    /// One thread: takes indices until none are left or the run stops,
+    /// waiting while it would run too far ahead, and sends each result (or
+    /// the panic of its `work`, which stops the run).
+    fn worker<T>(
+        &self,
+        n: usize,
+        tx: mpsc::Sender<(usize, std::thread::Result<T>)>,
+        work: &(impl Fn(usize) -> T + Sync),
+    ) {
+        while !self.stop.load(Ordering::Relaxed) {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            let mut due = self.due.lock().unwrap_or_else(|e| e.into_inner());
+            while i >= *due + self.ahead && !self.stop.load(Ordering::Relaxed) {
+                due = self.turned.wait(due).unwrap_or_else(|e| e.into_inner());
+            }
+            drop(due);
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(i)));
+            if result.is_err() {
+                self.halt();
+            }
+            if tx.send((i, result)).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Stops the run: no index is taken after this, and waiting threads wake.
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _due = self.due.lock().unwrap_or_else(|e| e.into_inner());
+        self.turned.notify_all();
+    }
 }
 
 #[cfg(test)]
@@ -160,6 +224,54 @@ mod tests {
         assert_eq!(emitted, vec![0, 1, 2, 3]);
         let n = started.load(Ordering::Relaxed);
         assert!(n < 20, "{n} of 1000 started after the error at 3");
+    }
+
+    /// A panicking job stops the run: every result before it is emitted,
+    /// the panic goes on on the calling thread, and little work after it
+    /// was started.
+    #[test]
+    fn a_panic_stops_the_run_after_every_result_before_it() {
+        let started = AtomicUsize::new(0);
+        let mut emitted = Vec::new();
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let work = |i: usize| {
+                started.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(if i == 3 { 20 } else { 2 }));
+                assert!(i != 3, "job 3 fails");
+                i
+            };
+            in_order(1000, 2, work, |i, _| -> Result<(), ()> {
+                emitted.push(i);
+                Ok(())
+            })
+        }));
+        assert!(run.is_err(), "the panic reached the caller");
+        assert_eq!(emitted, vec![0, 1, 2]);
+        let n = started.load(Ordering::Relaxed);
+        assert!(n < 20, "{n} of 1000 started");
+    }
+
+    /// While the first result is slow, the others run at most `2 * jobs`
+    /// indices ahead of it.
+    #[test]
+    fn threads_run_no_further_ahead_than_twice_the_jobs() {
+        let started = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        let work = |i: usize| {
+            started.fetch_add(1, Ordering::Relaxed);
+            if i == 0 {
+                std::thread::sleep(Duration::from_millis(100));
+                most.store(started.load(Ordering::Relaxed), Ordering::Relaxed);
+            }
+            i
+        };
+        let done: Result<(), ()> = in_order(100, 2, work, |_, _| Ok(()));
+        assert_eq!(done, Ok(()));
+        let ahead = most.load(Ordering::Relaxed);
+        assert!(
+            (2..=4).contains(&ahead),
+            "{ahead} started while the first ran"
+        );
     }
 
     #[test]

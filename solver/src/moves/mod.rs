@@ -19,9 +19,6 @@ use crate::model::{Axis, Puzzle};
 use crate::params::Metric;
 use crate::solution::Direction;
 
-/// Set in [`MoveGenerator::sides`] for a block seen beside a space.
-const SEEN: u8 = 1 << 4;
-
 /// Marks "no such cell" in the neighbour table.
 const NONE: u16 = u16::MAX;
 
@@ -31,7 +28,9 @@ const NONE: u16 = u16::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Skip {
     pub instance: usize,
-    /// Bit `d`: no move whose first step is in direction `d`.
+    /// Bit `d`: no step in direction `d` (`--metric steps`); under `--metric
+    /// moves` only all four, the whole block (a flood is not split by its
+    /// first step).
     pub directions: u8,
 }
 
@@ -370,9 +369,14 @@ impl MoveGenerator {
         // a step needs its whole leading edge empty, so a direction without
         // an empty cell on that side of the block is not tried. Blocks are
         // visited in the order they are first seen (as before the masks).
-        // A skipped step leaves its block in the visiting order (bit 4
-        // marks it seen), so the moves come in the same order as without
-        // the skip, and capped searches and ties stay as they were.
+        // A skipped step leaves its block in the visiting order (its
+        // direction is cleared after the visits), so the moves come in the
+        // same order as without the skip, and capped searches and ties stay
+        // as they were.
+        debug_assert!(
+            matches!(skip.directions, 0 | 0b1111) || self.metric == Metric::Steps,
+            "a flood under --metric moves skips a whole block or nothing"
+        );
         let whole = skip.directions == 0b1111;
         let mut near = std::mem::take(&mut self.near);
         let mut sides = std::mem::take(&mut self.sides);
@@ -382,12 +386,12 @@ impl MoveGenerator {
                 if sides[o] == 0 {
                     near.push(o as u16);
                 }
-                sides[o] |= SEEN | 1 << toward;
+                sides[o] |= 1 << toward;
             }
         });
         for &o in &near {
             let o = o as usize;
-            let mut mask = std::mem::replace(&mut sides[o], 0) & 0b1111;
+            let mut mask = std::mem::replace(&mut sides[o], 0);
             if o == skip.instance {
                 mask &= !skip.directions;
             }
@@ -763,7 +767,7 @@ mod tests {
                     let i = step % state.anchors.len();
                     let skip = match step % 3 {
                         0 => Skip::block(i),
-                        1 => Skip::step(i, step % 4),
+                        1 if metric == Metric::Steps => Skip::step(i, step % 4),
                         _ => Skip::NONE,
                     };
                     by_space.generate_skipping(&state, skip, &mut a);

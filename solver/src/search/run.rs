@@ -246,15 +246,12 @@ pub fn solve(
     let mut current: Option<State> = None;
     let mut remaining = *limits;
     for (k, goal) in puzzle.goals.iter().enumerate() {
-        let engine = Engine::new(
-            puzzle,
-            goal,
-            params,
-            &remaining,
-            &locked,
-            progress,
-            options.held,
-        );
+        // With a share given, the earlier sections' kept sets count against
+        // it too (measured at each start they would be in the process's).
+        let held = options
+            .held
+            .map(|h| h + kept.iter().map(|k| k.bytes() as u64).sum::<u64>());
+        let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress, held);
         let mut engine = checked(engine, params)?;
         engine.keep_for_best = options.best > 0;
         engine.forbidden = &kept;

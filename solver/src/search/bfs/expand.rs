@@ -105,7 +105,8 @@ pub(super) struct Batch {
     /// The indices of the successors that are goals (rare: a list, not a
     /// flag pushed per successor).
     pub goals: Vec<u32>,
-    /// Per key, when tagged: the anchor of the block that moved.
+    /// Per key, when tagged: its tag ([`Tags`]: the moved block's anchor,
+    /// under steps with the step's direction).
     pub moved: Vec<u16>,
     pub examined: u64,
     pub generated: u64,
@@ -242,7 +243,7 @@ impl Worker {
     }
 
     /// Expands the parents in `keys` (byte-packed, `entry_bytes` each: the
-    /// key, then the tag when `ctx.tagged`) into `batch`. Over 80 lines: it
+    /// key, then its tag's bytes if any) into `batch`. Over 80 lines: it
     /// is the search's hot loop, kept whole so that nothing in it is a call.
     pub fn expand(&mut self, keys: &[u8], entry_bytes: usize, ctx: &Context, batch: &mut Batch) {
         let tagged = ctx.tags != Tags::None;

@@ -52,18 +52,18 @@ fn tally(e: &mut Engine, batches: &[Batch]) {
 }
 
 /// Breadth-first search from `start`, layer by layer.
-///
-/// Long on purpose: this is the hot loop. Each layer is cut into chunks,
-/// expanded by the workers, checked against the limits and inserted; those
-/// steps share the visited set, the queues, the batches and the counters,
-/// and keeping them as locals of one function keeps the loop's order of
-/// events (and its limits) visible in one place.
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     search_tagged(e, start, Tags::of(e))
 }
 
 /// [`search`] with the queue entries' tags given (the tests compare it
 /// without them).
+///
+/// Long on purpose: this is the hot loop. Each layer is cut into chunks,
+/// expanded by the workers, checked against the limits and inserted; those
+/// steps share the visited set, the queues, the batches and the counters,
+/// and keeping them as locals of one function keeps the loop's order of
+/// events (and its limits) visible in one place.
 fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
