@@ -333,6 +333,51 @@ fn a_collection_counted_two_at_a_time_gives_every_cluster_size() {
     assert_eq!(without_times(&count("1")), without_times(&two));
 }
 
+/// A* with a costly heuristic on two threads (its successors' estimates
+/// shared out, `search/estimates.rs`) stores, examines and reaches what one
+/// thread does, capped on Ithaca (where `path` costs some 18 microseconds a
+/// node, enough for the threads to take over) and solved on Classic.
+#[test]
+fn astar_on_two_threads_searches_as_on_one() {
+    for (puzzle, cap) in [
+        ("puzzles/klotski/ithaca.txt", "4000"),
+        ("puzzles/klotski/classic.txt", "100000"),
+    ] {
+        let run = |threads: &str| {
+            let args = [
+                "solve",
+                puzzle,
+                "--algorithm",
+                "astar",
+                "--heuristic",
+                "path",
+            ];
+            let more = [
+                "--weight",
+                "5",
+                "--max-positions",
+                cap,
+                "--threads",
+                threads,
+            ];
+            let (_, r) = one(&[&args[..], &more, &["--json"]].concat());
+            let fields = [
+                "positions_examined",
+                "positions_stored",
+                "best_distance",
+                "steps",
+            ];
+            fields.map(|f| r[f].clone())
+        };
+        let one_thread = run("1");
+        assert_eq!(run("2"), one_thread, "{puzzle}");
+        assert!(
+            one_thread[1].as_u64() > Some(10_000),
+            "{puzzle}: {one_thread:?}"
+        );
+    }
+}
+
 #[test]
 fn korf_instances_solved_optimally_by_ida() {
     let dev = dev_puzzles();

@@ -76,7 +76,7 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         commands: "solve, count",
         arity: Arity::One,
         range: ValueRange::Whole { min: 1, max: 256 },
-        meaning: "worker threads (BFS)",
+        meaning: "worker threads (BFS; A*'s costly estimates)",
     },
     NumericFlag {
         name: "jobs",

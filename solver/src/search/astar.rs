@@ -8,10 +8,10 @@
 
 use std::collections::btree_map::{BTreeMap, Entry};
 
+use super::estimates::Estimator;
 use super::path::{walk_back, Recorded};
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
-use crate::heuristics;
 use crate::moves::State;
 use crate::store::{append_key, read_key, Insert, VisitedSet};
 
@@ -78,11 +78,15 @@ impl Buckets {
     }
 }
 
+/// A* from `start`. Long on purpose: this is the hot loop; popping a node,
+/// checking it against the limits and the goal, and storing, estimating and
+/// queueing its successors share the set, the open list and the buffers,
+/// and one function keeps the order of those steps visible in one place.
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
-    let mut heuristic = heuristics::build(&e.params, e.puzzle, &e.geometry);
-    let tables = heuristic.memory_bytes();
+    let mut estimates = Estimator::new(e);
+    let tables = estimates.memory_bytes();
     let weight = e.params.weight;
     let weighted = |h: u32| (weight * h as f64).round().max(0.0) as usize;
     let mut set = VisitedSet::new(bits, Recorded::Cost.bits());
@@ -92,8 +96,10 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let mut state = start.clone();
     e.encoding.encode(&state, &mut key);
     set.insert(&key, 0);
-    open.push(weighted(heuristic.estimate(&state)), &key, 0);
+    open.push(weighted(estimates.estimate(&state)), &key, 0);
     let mut moves = Vec::new();
+    // The keys of a node's successors to push, waiting for their estimates.
+    let mut waiting: Vec<u64> = Vec::new();
     let bounded = e.limits.max_length.is_some();
     let ending = 'search: loop {
         let Some((f, g)) = open.pop(&mut key) else {
@@ -123,7 +129,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 e.encoding.encode_successor(&key, m, &state, &mut successor);
                 // Under --max-length the estimate first decides whether the
                 // successor can still end within it.
-                let h = bounded.then(|| heuristic.estimate(&state));
+                let h = bounded.then(|| estimates.estimate(&state));
                 if !e.is_forbidden(&successor) && h.is_none_or(|h| e.within_length(g2 as u64, h)) {
                     let push = match set.insert_within(&successor, g2 as u64, budget) {
                         None => break 'search Ending::Stopped(Limit::Memory),
@@ -134,15 +140,28 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                         }
                         Some(Insert::Present { .. }) => false,
                     };
-                    if push {
-                        let h = h.unwrap_or_else(|| heuristic.estimate(&state));
-                        let f2 = g2 as usize + weighted(h);
-                        open.push(f2, &successor, g2);
+                    match (push, h) {
+                        (true, Some(h)) => open.push(g2 as usize + weighted(h), &successor, g2),
+                        (true, None) => {
+                            waiting.extend_from_slice(&successor);
+                            estimates.queue(&state);
+                        }
+                        (false, _) => {}
                     }
                 }
             }
             e.moves.undo(&mut state, m);
         }
+        // The node's successors in the order generated, with estimates
+        // made on one thread or several (`estimates.rs`).
+        for (k, &h) in estimates.run(e).iter().enumerate() {
+            open.push(
+                g2 as usize + weighted(h),
+                &waiting[k * words..(k + 1) * words],
+                g2,
+            );
+        }
+        waiting.clear();
     };
     e.stats.stored = set.len() as u64;
     e.stats.peak_memory = e

@@ -10,6 +10,7 @@ pub mod bidir;
 pub mod count;
 mod crew;
 mod error;
+mod estimates;
 mod ida;
 mod nbs;
 pub mod path;

@@ -1,0 +1,211 @@
+//! A* successors' estimates, on several threads where they cost enough.
+//!
+//! On the hard GNOME levels A* spends most of its time in the heuristic
+//! (`path`: 88% on Ithaca, some 34,000 instructions an estimate), and a
+//! node's successors are estimated independently of each other. With
+//! `--threads N` the estimates of a node's successors are shared out over a
+//! crew of N threads, each with a heuristic of its own, and the successors go
+//! into the open list afterwards in the order they were generated: the same
+//! values in the same order, so the search is the one of one thread.
+//!
+//! Handing a node to the crew costs a microsecond or two, more than a cheap
+//! heuristic (h0, manhattan) spends on all of a node's successors. The
+//! estimates of the first [`CALIBRATE`] nodes are timed on the search's own
+//! thread, and the crew takes over only when they average [`COSTLY`] a node
+//! or more (`path`: about 1.2 microseconds an estimate and 15 estimates a
+//! node on Ithaca, 2.5 and 2.4 on Sunshine). A heuristic with tables
+//! (pattern databases) stays on one thread: a copy per thread would
+//! multiply its memory.
+
+use std::time::{Duration, Instant};
+
+use super::crew::Crew;
+use super::Engine;
+use crate::heuristics::{self, Heuristic};
+use crate::moves::State;
+
+/// Nodes whose estimates are timed before deciding whether the crew takes
+/// over.
+const CALIBRATE: u32 = 64;
+
+/// Mean time of a node's estimates from which the crew pays.
+const COSTLY: Duration = Duration::from_micros(8);
+
+/// The estimates of a search, queued a node's successors at a time.
+pub(super) struct Estimator {
+    /// One heuristic per thread with its output; part 0 is the search's
+    /// own thread's (the only one until the crew takes over).
+    parts: Vec<Part>,
+    /// The crew, from the decision on.
+    crew: Option<Crew>,
+    /// Threads asked for (`--threads`).
+    threads: usize,
+    /// Nodes timed so far (those with estimates to make), and how long
+    /// their estimates took.
+    timed: (u32, Duration),
+    /// The queued successors' positions (kept between nodes, so that a
+    /// position is copied into room already there).
+    states: Vec<State>,
+    queued: usize,
+    /// Their estimates, by queue position.
+    values: Vec<u32>,
+    /// Mean time of a node's estimates from which the crew takes over
+    /// ([`COSTLY`]).
+    costly: Duration,
+}
+
+/// One thread's heuristic, and the estimates it made of a node's
+/// successors (kept between nodes: no allocation per node).
+struct Part {
+    heuristic: Box<dyn Heuristic>,
+    out: Vec<u32>,
+}
+
+impl Estimator {
+    /// The heuristic of `e`'s parameters, on `--threads` threads once it
+    /// proves costly enough.
+    pub fn new(e: &Engine) -> Estimator {
+        Estimator {
+            parts: vec![Part {
+                heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry),
+                out: Vec::new(),
+            }],
+            crew: None,
+            threads: e.params.threads.max(1),
+            timed: (0, Duration::ZERO),
+            states: Vec::new(),
+            queued: 0,
+            values: Vec::new(),
+            costly: COSTLY,
+        }
+    }
+
+    /// Bytes of precomputed tables the heuristic holds.
+    pub fn memory_bytes(&self) -> u64 {
+        self.parts[0].heuristic.memory_bytes()
+    }
+
+    /// The estimate of `state`, on this thread.
+    pub fn estimate(&mut self, state: &State) -> u32 {
+        self.parts[0].heuristic.estimate(state)
+    }
+
+    /// Queues `state` (a successor of the node being expanded) for
+    /// [`Estimator::run`].
+    pub fn queue(&mut self, state: &State) {
+        match self.states.get_mut(self.queued) {
+            Some(room) => room.clone_from(state),
+            None => self.states.push(state.clone()),
+        }
+        self.queued += 1;
+    }
+
+    /// The estimates of the queued positions, in queue order; the queue is
+    /// then empty.
+    pub fn run(&mut self, e: &Engine) -> &[u32] {
+        let n = std::mem::take(&mut self.queued);
+        let states = &self.states[..n];
+        self.values.clear();
+        match &self.crew {
+            Some(crew) => {
+                let threads = self.parts.len();
+                crew.each(&mut self.parts, |k, part| {
+                    part.out.clear();
+                    let mine = states.iter().skip(k).step_by(threads);
+                    part.out.extend(mine.map(|s| part.heuristic.estimate(s)));
+                });
+                let parts = &self.parts;
+                self.values
+                    .extend((0..n).map(|j| parts[j % threads].out[j / threads]));
+            }
+            None => {
+                let started = Instant::now();
+                let own = &mut self.parts[0].heuristic;
+                self.values.extend(states.iter().map(|s| own.estimate(s)));
+                if self.timed.0 < CALIBRATE {
+                    self.timed.0 += (n > 0) as u32;
+                    self.timed.1 += started.elapsed();
+                    if self.timed.0 == CALIBRATE {
+                        self.decide(e);
+                    }
+                }
+            }
+        }
+        &self.values
+    }
+
+    /// After [`CALIBRATE`] nodes: a crew when more than one thread is asked
+    /// for, the heuristic has no tables and a node's estimates are costly.
+    /// The other threads' heuristics are built on the threads that use
+    /// them, so that their scratch memory is not beside this one's.
+    fn decide(&mut self, e: &Engine) {
+        let mean = self.timed.1 / self.timed.0.max(1);
+        if self.threads == 1 || self.memory_bytes() > 0 || mean < self.costly {
+            return;
+        }
+        let crew = Crew::new(self.threads - 1);
+        let (params, puzzle, geometry) = (&e.params, e.puzzle, &e.geometry);
+        let mut built: Vec<Option<Part>> = (0..self.threads).map(|_| None).collect();
+        // Item k on thread k; thread 0 (this one) has its part already.
+        crew.each(&mut built, |k, slot| {
+            if k > 0 {
+                *slot = Some(Part {
+                    heuristic: heuristics::build(params, puzzle, geometry),
+                    out: Vec::new(),
+                })
+            }
+        });
+        self.parts.extend(built.into_iter().flatten());
+        self.crew = Some(crew);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats;
+    use crate::moves::MoveGenerator;
+    use crate::params::{Limits, Metric, SearchParams};
+    use crate::search::Progress;
+
+    /// On the crew or not, the estimates are the heuristic's, in queue
+    /// order: `path` on two threads (the crew made to take over after the
+    /// timed estimates, however fast they were) against a fresh heuristic.
+    #[test]
+    fn estimates_on_the_crew_are_those_of_one_thread_in_order() {
+        let puzzle = formats::bundled("klotski/american_pie.txt");
+        let goal = puzzle.final_goal().cloned().unwrap();
+        let mut params = SearchParams::default();
+        params.heuristic = crate::params::Heuristic::new("path");
+        params.threads = 2;
+        let e = Engine::new(
+            &puzzle,
+            &goal,
+            &params,
+            &Limits::default(),
+            &[],
+            Progress::disabled(),
+            None,
+        );
+        let mut estimator = Estimator::new(&e);
+        estimator.costly = Duration::ZERO;
+        let mut alone = heuristics::build(&params, &puzzle, &e.geometry);
+        let mut moves = MoveGenerator::new(&puzzle, Metric::Steps, &[]);
+        let mut state = State::new(&puzzle);
+        state.load(&puzzle.start, moves.shapes());
+        let mut list = Vec::new();
+        for step in 0..(CALIBRATE as usize + 40) {
+            moves.generate(&state, &mut list);
+            let mut expected = Vec::new();
+            for &m in &list {
+                moves.apply(&mut state, m);
+                estimator.queue(&state);
+                expected.push(alone.estimate(&state));
+                moves.undo(&mut state, m);
+            }
+            assert_eq!(estimator.run(&e), &expected[..], "node {step}");
+            moves.apply(&mut state, list[(step * 5 + 1) % list.len()]);
+        }
+        assert!(estimator.crew.is_some(), "the crew took over");
+    }
+}
