@@ -28,7 +28,7 @@ pub struct CountArgs {
 pub fn run(args: &CountArgs) -> Result<i32, Failure> {
     let puzzles = args.job.input.load()?;
     let params = args.job.search.params();
-    let jobs = args.jobs.for_collection(puzzles.len());
+    let jobs = args.jobs.for_collection(puzzles.len(), params.threads);
     let (limits, held) = jobs::shared(args.job.limits.limits(), jobs);
     let mut code = 0;
     let work = |i: usize| {

@@ -21,29 +21,33 @@ use crate::search::resident_bytes;
 /// `--jobs N` of `solve` and `count`.
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct JobsArg {
-    /// Puzzles of a collection searched at once, each its own search (default: one per core).
+    /// Puzzles of a collection searched at once, each its own search (default: the cores over
+    /// --threads).
     /// They share the memory: each may hold 1/N of --max-memory (or of the available memory).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("solve", "jobs"))]
     pub jobs: Option<usize>,
 }
 
 impl JobsArg {
-    /// How many of `puzzles` go at once: as asked (at most one per puzzle),
-    /// else [`default_jobs`].
-    pub fn for_collection(self, puzzles: usize) -> usize {
+    /// How many of `puzzles` go at once, each search on `threads` threads:
+    /// as asked (at most one per puzzle), else [`default_jobs`].
+    pub fn for_collection(self, puzzles: usize, threads: usize) -> usize {
         self.jobs
-            .unwrap_or_else(|| default_jobs(puzzles))
+            .unwrap_or_else(|| default_jobs(puzzles, threads, cores()))
             .min(puzzles.max(1))
     }
 }
 
-/// How many puzzles run at once when `--jobs` is not given: one per core
-/// for a collection, one for a single puzzle.
-pub fn default_jobs(puzzles: usize) -> usize {
-    match puzzles {
-        0 | 1 => 1,
-        n => std::thread::available_parallelism().map_or(1, |c| c.get().min(n)),
-    }
+/// The machine's cores (1 where that cannot be read).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |c| c.get())
+}
+
+/// How many puzzles run at once when `--jobs` is not given: as many as keep
+/// every one of `cores` busy with searches of `threads` threads each (at
+/// least one), no more than there are puzzles.
+pub fn default_jobs(puzzles: usize, threads: usize, cores: usize) -> usize {
+    (cores / threads.max(1)).clamp(1, puzzles.max(1))
 }
 
 /// The limits of each of `jobs` searches at once: an even share of the
@@ -275,9 +279,17 @@ mod tests {
     }
 
     #[test]
-    fn one_puzzle_is_one_job_and_a_collection_at_most_one_per_puzzle() {
-        assert_eq!(default_jobs(1), 1);
-        assert_eq!(default_jobs(0), 1);
-        assert!((1..=2).contains(&default_jobs(2)));
+    fn by_default_the_jobs_share_the_cores_and_no_more_than_the_puzzles() {
+        assert_eq!(default_jobs(95, 1, 2), 2);
+        assert_eq!(
+            default_jobs(95, 2, 2),
+            1,
+            "--threads 2: one search at a time"
+        );
+        assert_eq!(default_jobs(95, 2, 8), 4);
+        assert_eq!(default_jobs(95, 4, 2), 1);
+        assert_eq!(default_jobs(1, 1, 8), 1);
+        assert_eq!(default_jobs(0, 1, 8), 1);
+        assert_eq!(default_jobs(3, 1, 8), 3);
     }
 }

@@ -79,7 +79,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     if let Some(out) = &args.render {
         Kind::of_path(out).map_err(Failure::input)?;
     }
-    let jobs = args.jobs.for_collection(puzzles.len());
+    let jobs = args.jobs.for_collection(puzzles.len(), asked.threads);
     let (limits, held) = jobs::shared(limits, jobs);
     let mut code = 0;
     let work = |index: usize| solve_one(args, &puzzles[index], &asked, &limits, held, many);
