@@ -166,7 +166,6 @@ mod tests {
     use crate::formats;
     use crate::moves::MoveGenerator;
     use crate::params::{Limits, Metric, SearchParams};
-    use crate::search::Progress;
 
     /// On the crew or not, the estimates are the heuristic's, in queue
     /// order: `path` on two threads (the crew made to take over after the
@@ -174,19 +173,10 @@ mod tests {
     #[test]
     fn estimates_on_the_crew_are_those_of_one_thread_in_order() {
         let puzzle = formats::bundled("klotski/american_pie.txt");
-        let goal = puzzle.final_goal().cloned().unwrap();
         let mut params = SearchParams::default();
         params.heuristic = crate::params::Heuristic::new("path");
         params.threads = 2;
-        let e = Engine::new(
-            &puzzle,
-            &goal,
-            &params,
-            &Limits::default(),
-            &[],
-            Progress::disabled(),
-            None,
-        );
+        let e = crate::search::test_engine(&puzzle, &params, &Limits::default());
         let mut estimator = Estimator::new(&e);
         estimator.costly = Duration::ZERO;
         let mut alone = heuristics::build(&params, &puzzle, &e.geometry);

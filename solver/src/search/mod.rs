@@ -342,6 +342,26 @@ fn vm_rss_bytes(status: &str) -> Option<u64> {
     (words.next() == Some("kB")).then(|| kib.saturating_mul(1024))
 }
 
+/// An engine for a test: `puzzle`'s final goal, `params` and `limits`, no
+/// locks, no progress bar, the process measured at its start.
+#[cfg(test)]
+pub(crate) fn test_engine<'a>(
+    puzzle: &'a Puzzle,
+    params: &SearchParams,
+    limits: &Limits,
+) -> Engine<'a> {
+    let goal = puzzle.final_goal().cloned().unwrap_or_default();
+    Engine::new(
+        puzzle,
+        &goal,
+        params,
+        limits,
+        &[],
+        Progress::disabled(),
+        None,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -179,9 +179,8 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
 mod tests {
     use super::*;
     use crate::formats;
-    use crate::model::Goal;
     use crate::params::{Limits, SearchParams};
-    use crate::search::Progress;
+    use crate::search::test_engine;
 
     /// Runs BFS on a bundled puzzle (a count when `goal` is false) with
     /// the tags given; the ending's path length and the counters.
@@ -197,16 +196,7 @@ mod tests {
             max_positions: cap,
             ..Limits::default()
         };
-        let target = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
-        let mut e = Engine::new(
-            &puzzle,
-            &target,
-            &params,
-            &limits,
-            &[],
-            Progress::disabled(),
-            None,
-        );
+        let mut e = test_engine(&puzzle, &params, &limits);
         e.goal_enabled = goal;
         let mut start = State::new(&puzzle);
         start.load(&puzzle.start, e.moves.shapes());
@@ -251,17 +241,7 @@ mod tests {
     fn steps_tags_for_wide_keys_only() {
         let tags = |file: &str| {
             let puzzle = formats::bundled(file);
-            let goal = puzzle.final_goal().cloned().unwrap();
-            let params = SearchParams::default();
-            let e = Engine::new(
-                &puzzle,
-                &goal,
-                &params,
-                &Limits::default(),
-                &[],
-                Progress::disabled(),
-                None,
-            );
+            let e = test_engine(&puzzle, &SearchParams::default(), &Limits::default());
             Tags::of(&e)
         };
         assert_eq!(tags("klotski/sunshine.txt"), Tags::Step);
