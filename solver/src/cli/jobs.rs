@@ -95,6 +95,10 @@ pub fn in_order<T: Send, E>(
         ahead: 2 * jobs,
     };
     std::thread::scope(|scope| {
+        // However this closure ends (an error, or a panic of `emit`), the
+        // threads stop taking indices and waiting ones wake, so that the
+        // scope's join does not wait on a window that no longer moves.
+        let _halt = Halt(&shared);
         // Made here, so that an early return drops the receiver and a
         // thread's next send fails.
         let (tx, rx) = mpsc::channel();
@@ -122,8 +126,22 @@ pub fn in_order<T: Send, E>(
                 shared.turned.notify_all();
             }
         }
+        // Every index below a panic is run, so its turn comes above; should
+        // one not have been, the panic is still raised, never a quiet end.
+        if let Some(panic) = early.into_values().find_map(Result::err) {
+            std::panic::resume_unwind(panic);
+        }
         Ok(())
     })
+}
+
+/// Halts the run when dropped (see [`Shared::halt`]).
+struct Halt<'a>(&'a Shared);
+
+impl Drop for Halt<'_> {
+    fn drop(&mut self) {
+        self.0.halt();
+    }
 }
 
 /// What the threads of [`in_order`] share.
@@ -159,9 +177,9 @@ impl Shared {
                 due = self.turned.wait(due).unwrap_or_else(|e| e.into_inner());
             }
             drop(due);
-            if self.stop.load(Ordering::Relaxed) {
-                break;
-            }
+            // A taken index is run even after a stop (one more job a thread
+            // at most): every index below a panicking one is run, so its
+            // results come out before the panic is raised.
             let result = std::panic::catch_unwind(AssertUnwindSafe(|| work(i)));
             if result.is_err() {
                 self.halt();
@@ -253,6 +271,23 @@ mod tests {
         assert_eq!(emitted, vec![0, 1, 2]);
         let n = started.load(Ordering::Relaxed);
         assert!(n < 20, "{n} of 1000 started");
+    }
+
+    /// A panic in `emit` ends the run (threads waiting in the window wake
+    /// and stop) instead of hanging it.
+    #[test]
+    fn a_panic_in_emit_ends_the_run() {
+        let run = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let work = |i: usize| {
+                std::thread::sleep(Duration::from_millis(1));
+                i
+            };
+            in_order(1000, 2, work, |i, _| -> Result<(), ()> {
+                assert!(i != 2, "emit fails");
+                Ok(())
+            })
+        }));
+        assert!(run.is_err());
     }
 
     /// While the first result is slow, the others run at most `2 * jobs`

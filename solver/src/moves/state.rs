@@ -9,12 +9,29 @@ use crate::model::{Position, Puzzle};
 pub const NO_OWNER: u16 = u16::MAX;
 
 /// One position being expanded, with the lookup tables the move generator needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// Anchor cell of each instance (instances grouped by type, any order within a type).
     pub anchors: Vec<u16>,
     /// Instance covering each cell, or [`NO_OWNER`].
     pub owner: Vec<u16>,
+}
+
+/// Written out so that `clone_from` copies into the vectors already there
+/// (a derived `Clone` allocates anew even in `clone_from`): A* keeps a
+/// node's successors this way for their estimates (`search/estimates.rs`).
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            anchors: self.anchors.clone(),
+            owner: self.owner.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, other: &State) {
+        self.anchors.clone_from(&other.anchors);
+        self.owner.clone_from(&other.owner);
+    }
 }
 
 impl State {

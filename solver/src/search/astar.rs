@@ -140,20 +140,23 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                         }
                         Some(Insert::Present { .. }) => false,
                     };
-                    match (push, h) {
-                        (true, Some(h)) => open.push(g2 as usize + weighted(h), &successor, g2),
-                        (true, None) => {
-                            waiting.extend_from_slice(&successor);
-                            estimates.queue(&state);
+                    if push {
+                        let h =
+                            h.or_else(|| estimates.inline().then(|| estimates.estimate(&state)));
+                        match h {
+                            Some(h) => open.push(g2 as usize + weighted(h), &successor, g2),
+                            None => {
+                                waiting.extend_from_slice(&successor);
+                                estimates.queue(&state);
+                            }
                         }
-                        (false, _) => {}
                     }
                 }
             }
             e.moves.undo(&mut state, m);
         }
-        // The node's successors in the order generated, with estimates
-        // made on one thread or several (`estimates.rs`).
+        // The successors queued for their estimates (on several threads, or
+        // timed: `estimates.rs`), in the order generated.
         for (k, &h) in estimates.run(e).iter().enumerate() {
             open.push(
                 g2 as usize + weighted(h),

@@ -1,21 +1,22 @@
 //! A* successors' estimates, on several threads where they cost enough.
 //!
 //! On the hard GNOME levels A* spends most of its time in the heuristic
-//! (`path`: 88% on Ithaca, some 34,000 instructions an estimate), and a
-//! node's successors are estimated independently of each other. With
+//! (`path`: 57% on Ithaca at weight 5), and a node's successors are
+//! estimated independently of each other. With
 //! `--threads N` the estimates of a node's successors are shared out over a
 //! crew of N threads, each with a heuristic of its own, and the successors go
 //! into the open list afterwards in the order they were generated: the same
 //! values in the same order, so the search is the one of one thread.
 //!
-//! Handing a node to the crew costs a microsecond or two, more than a cheap
-//! heuristic (h0, manhattan) spends on all of a node's successors. The
-//! estimates of the first [`CALIBRATE`] nodes are timed on the search's own
-//! thread, and the crew takes over only when they average [`COSTLY`] a node
-//! or more (`path`: about 1.2 microseconds an estimate and 15 estimates a
-//! node on Ithaca, 2.5 and 2.4 on Sunshine). A heuristic with tables
-//! (pattern databases) stays on one thread: a copy per thread would
-//! multiply its memory.
+//! Handing a node to the crew costs about 4 microseconds (measured on
+//! Ithaca), more than a cheap heuristic (h0, manhattan) spends on all of a
+//! node's successors. With more than one thread the estimates of the first
+//! [`CALIBRATE`] nodes are timed on the search's own thread, and the crew
+//! takes over only when they average [`COSTLY`] a node or more (`path` on
+//! Ithaca: about 1.2 microseconds an estimate, 15 a node). Otherwise, and
+//! on one thread from the start, estimates are made inline as successors
+//! come. A heuristic with tables (pattern databases) stays on one thread: a
+//! copy per thread would multiply its memory.
 
 use std::time::{Duration, Instant};
 
@@ -100,12 +101,22 @@ impl Estimator {
         self.queued += 1;
     }
 
+    /// True when estimates are made as successors come, on this thread,
+    /// without queueing: on one thread, and once the timing has kept the
+    /// crew away (then the search is the one-thread loop, no copy, no clock).
+    pub fn inline(&self) -> bool {
+        self.crew.is_none() && (self.threads == 1 || self.timed.0 >= CALIBRATE)
+    }
+
     /// The estimates of the queued positions, in queue order; the queue is
-    /// then empty.
+    /// then empty. Nothing queued: nothing handed over or timed.
     pub fn run(&mut self, e: &Engine) -> &[u32] {
         let n = std::mem::take(&mut self.queued);
-        let states = &self.states[..n];
         self.values.clear();
+        if n == 0 {
+            return &self.values;
+        }
+        let states = &self.states[..n];
         match &self.crew {
             Some(crew) => {
                 let threads = self.parts.len();
@@ -119,15 +130,14 @@ impl Estimator {
                     .extend((0..n).map(|j| parts[j % threads].out[j / threads]));
             }
             None => {
+                // Queued only while the first nodes are timed.
                 let started = Instant::now();
                 let own = &mut self.parts[0].heuristic;
                 self.values.extend(states.iter().map(|s| own.estimate(s)));
-                if self.timed.0 < CALIBRATE {
-                    self.timed.0 += (n > 0) as u32;
-                    self.timed.1 += started.elapsed();
-                    if self.timed.0 == CALIBRATE {
-                        self.decide(e);
-                    }
+                self.timed.0 += 1;
+                self.timed.1 += started.elapsed();
+                if self.timed.0 == CALIBRATE {
+                    self.decide(e);
                 }
             }
         }
