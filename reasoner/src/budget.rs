@@ -138,6 +138,7 @@ impl Budget {
             max_positions,
             time_limit: Some(limits.time_limit.map_or(own, |t| t.min(own))),
             timeout: Some(limits.timeout.map_or(left, |t| t.min(left))),
+            ..limits
         }
     }
 

@@ -305,6 +305,7 @@ async fn attempts(
         max_positions: Some(config.position_limit),
         time_limit: config.attempt_timeout.map(Budget::own_share),
         timeout: config.attempt_timeout,
+        threads: None,
     };
     let budget = &config.budget;
     let own = OwnCase::find(puzzle, hard);
@@ -372,9 +373,11 @@ async fn attempts(
         },
         _ => return,
     };
+    // Alone, the final run may use the cores the waves used.
     let unlimited = RunLimits {
         max_positions: None,
         timeout: config.final_timeout,
+        threads: (config.jobs > 1).then_some(config.jobs),
         ..RunLimits::default()
     };
     progress.bar.wave(std::slice::from_ref(&last));
@@ -423,6 +426,7 @@ impl OwnCase {
             max_positions: Some(self.positions),
             time_limit: Some(Budget::own_share(timeout)),
             timeout: Some(timeout),
+            threads: None,
         }
     }
 }

@@ -136,6 +136,11 @@ pub struct RunLimits {
     pub time_limit: Option<Duration>,
     /// Wall-clock limit enforced by the reasoner: the solver is killed.
     pub timeout: Option<Duration>,
+    /// Passed as `--threads` when the solver runs on this machine: the
+    /// final run, which runs alone, takes the cores the attempts' waves
+    /// used (`--jobs`); its search is the same on any number (BFS, A*).
+    /// `None`: the solver's one thread.
+    pub threads: Option<usize>,
 }
 
 /// Reads one line of `solver solve --json` into the shared result type:
@@ -439,6 +444,10 @@ impl Runner {
         if let Some(m) = self.max_memory {
             args.push("--max-memory".to_string());
             args.push(m.to_string());
+        }
+        if let Some(n) = limits.threads.filter(|_| !self.launcher.remote()) {
+            args.push("--threads".to_string());
+            args.push(n.to_string());
         }
         args.push("--solution".to_string());
         args.push(solution_file.display().to_string());

@@ -212,6 +212,18 @@ fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
         .next()
         .unwrap()
         .contains("--max-positions 5000000"));
+    // The final run, alone, takes the cores of `--jobs` (runs a, b, c: one
+    // job, then two); the limited attempts, which run side by side, do not.
+    // (Each line holds one solve call's arguments after the puzzle.)
+    let (limited, finals): (Vec<&str>, Vec<&str>) =
+        calls.lines().partition(|l| l.contains("--max-positions"));
+    assert_eq!(finals.len(), 3, "{finals:?}");
+    assert!(!finals[0].contains("--threads"), "{}", finals[0]);
+    assert!(
+        finals[1..].iter().all(|l| l.contains("--threads 2")),
+        "{finals:?}"
+    );
+    assert!(limited.iter().all(|l| !l.contains("--threads")));
 }
 
 #[test]

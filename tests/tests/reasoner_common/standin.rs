@@ -15,7 +15,8 @@ use super::{json_of, s, Scratch};
 /// Writes a stand-in solver. Modes:
 /// - `threshold`: solved iff `--space-value` >= 14; a lower cutoff gives
 ///   `no_solution`, no cutoff `limit_reached`.
-/// - `never`: always `limit_reached`, best distance a hash of the arguments.
+/// - `never`: always `limit_reached`, best distance a hash of the arguments
+///   (less `--threads`, which changes no result of the real solver).
 /// - `crash`: A* runs print garbage, strict resting exits 2, others SIGSEGV.
 /// - `slow`: writes its pid next to the puzzle and sleeps.
 /// - `liar`: claims a one-move solution that is blocked by the wall.
@@ -54,7 +55,8 @@ while [ $# -gt 0 ]; do
   case "$1" in --space-value) sv=$2; shift;; esac
   shift
 done
-h=$(printf '%s' "$args" | cksum | cut -d' ' -f1)
+# --threads changes no result of the real solver: left out of the hash.
+h=$(printf '%s' "$args" | sed 's/ --threads [0-9]*//' | cksum | cut -d' ' -f1)
 # report STATUS STEPS MOVES EXAMINED BEST BEST_AT [SOLUTION]: a complete result
 # as docs/json-result.md defines it, with an unknown field the reader must skip.
 report() {
