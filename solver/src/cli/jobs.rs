@@ -1,4 +1,4 @@
-//! Several puzzles of a collection at a time (`solver solve --jobs N`).
+//! Several puzzles of a collection at a time (`solver solve` and `solver count`, `--jobs N`).
 //!
 //! The puzzles of a collection are independent searches. Most of a Rush
 //! Hour database's boards hold a few thousand positions, too few for one
