@@ -271,11 +271,6 @@ impl MoveGenerator {
         }
     }
 
-    /// The board's cells (walls included).
-    pub fn cells(&self) -> usize {
-        self.cells
-    }
-
     pub fn shapes(&self) -> &ShapeTable {
         &self.shapes
     }

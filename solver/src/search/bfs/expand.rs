@@ -48,7 +48,7 @@ impl Tags {
             Metric::Steps
                 if e.prunings.is_empty()
                     && e.encoding.key_bits() > 64
-                    && e.moves.cells() < (1 << STEP_CELL_BITS) - 1 =>
+                    && e.puzzle.board.len() < (1 << STEP_CELL_BITS) - 1 =>
             {
                 Tags::Step
             }
