@@ -296,6 +296,18 @@ fn a_collection_gives_the_same_results_on_any_number_of_jobs() {
     );
     assert_eq!(rows.len(), 6, "the six boards before it");
     assert!(locked("2") == (code, rows, stderr), "2 jobs: other rows");
+    // `count` names the refused board the same way.
+    let counted = solver(&[
+        "count",
+        mixed.to_str().unwrap(),
+        "--from",
+        "rush",
+        "--lock",
+        "B",
+    ]);
+    let stderr = String::from_utf8_lossy(&counted.stderr);
+    assert_eq!(counted.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("(rush line 7)"), "{stderr}");
 }
 
 /// `count --jobs 2` of the Rush Hour database sample: every board's

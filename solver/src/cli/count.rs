@@ -40,7 +40,7 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
             progress.with_limit(limits.max_positions),
             held,
         )
-        .map_err(|m| Failure::input(format!("{}: {m}", args.job.input.puzzle)))
+        .map_err(|m| Failure::refused(&args.job.input.puzzle, &puzzles[i], puzzles.len() > 1, m))
     };
     jobs::in_order(puzzles.len(), jobs, work, |i, counted| {
         let c = counted?;

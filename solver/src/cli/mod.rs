@@ -121,6 +121,20 @@ impl Failure {
             code: 2,
         }
     }
+
+    /// A puzzle of `file` that the search refused (exit code 2); in a
+    /// collection (`many`) the puzzle's name says which one.
+    pub fn refused(
+        file: &str,
+        puzzle: &crate::model::Puzzle,
+        many: bool,
+        why: impl std::fmt::Display,
+    ) -> Failure {
+        match (many, &puzzle.name) {
+            (true, Some(name)) => Failure::input(format!("{file} ({name}): {why}")),
+            _ => Failure::input(format!("{file}: {why}")),
+        }
+    }
 }
 
 /// Runs a parsed command line and returns the process exit code.

@@ -127,13 +127,7 @@ fn solve_one(
         best: args.best_out.as_ref().map_or(0, |_| args.best_count),
         held,
     };
-    // In a collection, which of its puzzles was refused.
-    let which = match (many, &puzzle.name) {
-        (true, Some(name)) => format!(" ({name})"),
-        _ => String::new(),
-    };
-    let refused =
-        |m: search::SearchError| Failure::input(format!("{}{which}: {m}", args.job.input.puzzle));
+    let refused = |m| Failure::refused(&args.job.input.puzzle, puzzle, many, m);
     let params = match args.optimal {
         true => crate::improve::optimal::choose(puzzle, asked).map_err(refused)?,
         false => asked.clone(),
