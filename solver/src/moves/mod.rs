@@ -126,6 +126,10 @@ fn spaces(puzzle: &Puzzle, open: usize) -> usize {
 /// 15-puzzle's single space (callgrind, `experiments/bench.md`).
 const MASKS_FROM_SPACES: usize = 16;
 
+/// Most cells of a board whose steps are checked as bits (one word; see
+/// [`MoveGenerator::edges`]).
+const SMALL_CELLS: usize = 64;
+
 /// Static tables of a puzzle's moves plus reusable scratch space.
 #[derive(Clone, Debug)]
 pub struct MoveGenerator {
@@ -162,6 +166,14 @@ pub struct MoveGenerator {
     /// or where the type does not fit. One look for what the step check
     /// did with the neighbour table and then the fit table.
     hop: Vec<u16>,
+    /// Boards of up to 64 cells under `--metric steps` ([`SMALL_CELLS`]):
+    /// per entry of [`MoveGenerator::hop`], the cells the step newly
+    /// covers as bits, so that a step is checked with one AND against the
+    /// occupied cells instead of a look per leading-edge cell; empty
+    /// elsewhere.
+    edges: Vec<u64>,
+    /// The open cells as bits, where `edges` is kept.
+    open_bits: u64,
     /// Per type: for a one-cell-wide slider, its two directions and the
     /// one cell a step each way newly covers (see [`OneLookRail`]).
     one_look: Vec<Option<OneLookRail>>,
@@ -232,6 +244,14 @@ impl MoveGenerator {
             .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
             .collect();
         let hop = hop_table(&neighbor, &fits, puzzle.types.len());
+        let edges = if metric == Metric::Steps && cells <= SMALL_CELLS {
+            edge_table(&hop, &leading, cells)
+        } else {
+            Vec::new()
+        };
+        let open_bits = open
+            .iter()
+            .fold(0u64, |m, &c| m | 1u64.checked_shl(c as u32).unwrap_or(0));
         let one_look: Vec<Option<OneLookRail>> = directions
             .iter()
             .zip(&leading)
@@ -250,6 +270,8 @@ impl MoveGenerator {
             one_look,
             cars,
             hop,
+            edges,
+            open_bits,
             direction_bits,
             cells,
             metric,
@@ -340,6 +362,16 @@ impl MoveGenerator {
             .is_some()
     }
 
+    /// The occupied cells of `state` as bits, on a board that keeps
+    /// [`MoveGenerator::edges`] (0 elsewhere, where nothing reads them).
+    #[inline]
+    fn occupied(&self, state: &State) -> u64 {
+        if self.edges.is_empty() {
+            return 0;
+        }
+        !spaces::free_mask(&state.owner[..self.cells])
+    }
+
     /// Appends every legal move of `state` to `out` (cleared first).
     pub fn generate(&mut self, state: &State, out: &mut Vec<Move>) {
         self.generate_skipping(state, Skip::NONE, out);
@@ -350,12 +382,13 @@ impl MoveGenerator {
     /// skip the block that moved last too).
     pub fn generate_skipping(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) {
         out.clear();
+        let occupied = self.occupied(state);
         if !self.space_driven {
             for i in 0..state.anchors.len() {
                 if i != skip.instance {
-                    self.generate_for(state, i, out);
+                    self.generate_for(state, i, occupied, out);
                 } else if skip.directions != 0b1111 {
-                    self.generate_towards(state, i, !skip.directions & 0b1111, out);
+                    self.generate_towards(state, i, !skip.directions & 0b1111, occupied, out);
                 }
             }
             return;
@@ -376,7 +409,7 @@ impl MoveGenerator {
         let mut near = std::mem::take(&mut self.near);
         let mut sides = std::mem::take(&mut self.sides);
         near.clear();
-        self.beside_spaces(state, |o, toward| {
+        self.beside_spaces(state, occupied, |o, toward| {
             if !(whole && o == skip.instance) {
                 if sides[o] == 0 {
                     near.push(o as u16);
@@ -390,7 +423,7 @@ impl MoveGenerator {
             if o == skip.instance {
                 mask &= !skip.directions;
             }
-            self.generate_towards(state, o, mask, out);
+            self.generate_towards(state, o, mask, occupied, out);
         }
         self.near = near;
         self.sides = sides;
@@ -405,14 +438,15 @@ impl MoveGenerator {
             (0..state.anchors.len()).for_each(visit);
             return;
         }
-        self.beside_spaces(state, |o, _| visit(o));
+        self.beside_spaces(state, self.occupied(state), |o, _| visit(o));
     }
 
     /// Calls `visit(instance, direction)` for every block beside an empty
     /// open cell, with the direction (index into [`Direction::ALL`]) in
     /// which it would step into that cell; a block beside several is
     /// visited once per cell and side.
-    fn beside_spaces(&self, state: &State, mut visit: impl FnMut(usize, usize)) {
+    /// `occupied`: [`MoveGenerator::occupied`].
+    fn beside_spaces(&self, state: &State, occupied: u64, mut visit: impl FnMut(usize, usize)) {
         let mut blocks_beside = |cell: usize| {
             for (k, &n) in self.neighbor[cell].iter().enumerate() {
                 if n != NONE && state.owner[n as usize] != NO_OWNER {
@@ -424,6 +458,14 @@ impl MoveGenerator {
         };
         match &self.masks {
             Some(masks) => masks.touched_spaces(&state.owner, blocks_beside),
+            // A small board's empty cells from its bits, in cell order.
+            None if !self.edges.is_empty() => {
+                let mut free = !occupied & self.open_bits;
+                while free != 0 {
+                    blocks_beside(free.trailing_zeros() as usize);
+                    free &= free - 1;
+                }
+            }
             None => {
                 // Every position has the same number of empty cells: the
                 // scan ends at the last (half the board on average).
@@ -443,7 +485,7 @@ impl MoveGenerator {
 
     /// Appends the legal moves of one instance to `out`.
     #[inline]
-    pub fn generate_for(&mut self, state: &State, i: usize, out: &mut Vec<Move>) {
+    pub fn generate_for(&mut self, state: &State, i: usize, occupied: u64, out: &mut Vec<Move>) {
         // Rush Hour's cars and trucks are walked here, inline: the call
         // of the general flood cost 16 of a car's 150 instructions. (Here
         // and not in `generate_towards`, which the space-driven steps
@@ -452,7 +494,7 @@ impl MoveGenerator {
             let from = state.anchors[i] as usize;
             return self.walk_one_look(state, i, from, r, |q| out.push(Move::of(i, from, q)));
         }
-        self.generate_towards(state, i, 0b1111, out);
+        self.generate_towards(state, i, 0b1111, occupied, out);
     }
 
     /// Appends the legal moves of one instance to `out`, under `--metric
@@ -464,7 +506,14 @@ impl MoveGenerator {
     /// cost less than a call (3.96M calls on the 10^6 bench, 136
     /// instructions each of which 18 were the call's); the flood is not.
     #[inline(always)]
-    fn generate_towards(&mut self, state: &State, i: usize, mask: u8, out: &mut Vec<Move>) {
+    fn generate_towards(
+        &mut self,
+        state: &State,
+        i: usize,
+        mask: u8,
+        occupied: u64,
+        out: &mut Vec<Move>,
+    ) {
         if !self.movable[i] {
             return;
         }
@@ -475,6 +524,18 @@ impl MoveGenerator {
                 // The wanted directions' bits, lowest first: the order of
                 // `directions`, which lists them ascending.
                 let mut wanted = mask & self.direction_bits[t];
+                if !self.edges.is_empty() {
+                    let base = (t * self.cells + from) * 4;
+                    while wanted != 0 {
+                        let d = wanted.trailing_zeros() as usize;
+                        wanted &= wanted - 1;
+                        let q = self.hop[base + d];
+                        if q != NONE && self.edges[base + d] & occupied == 0 {
+                            out.push(Move::of(i, from, q as usize));
+                        }
+                    }
+                    return;
+                }
                 while wanted != 0 {
                     let d = wanted.trailing_zeros() as usize;
                     wanted &= wanted - 1;
@@ -679,6 +740,24 @@ fn hop_table(neighbor: &[[u16; 4]], fits: &[bool], types: usize) -> Vec<u16> {
     hop
 }
 
+/// [`MoveGenerator::edges`]: per entry of `hop`, the bits of the cells the
+/// step newly covers (its type's leading edge from the anchor), 0 where
+/// the step is off the board or does not fit.
+fn edge_table(hop: &[u16], leading: &[[Vec<i32>; 4]], cells: usize) -> Vec<u64> {
+    hop.iter()
+        .enumerate()
+        .map(|(k, &q)| {
+            let (t, at, d) = (k / (cells * 4), k / 4 % cells, k % 4);
+            if q == NONE {
+                return 0;
+            }
+            leading[t][d]
+                .iter()
+                .fold(0, |m, &off| m | 1u64 << (at as i32 + off))
+        })
+        .collect()
+}
+
 /// A one-cell-wide slider's rail: its two directions (indices into
 /// [`Direction::ALL`]) and, for each, the offset from the anchor of the one
 /// cell a step newly covers, so that a step is checked with one look.
@@ -813,6 +892,39 @@ mod tests {
         }
     }
 
+    /// On boards of up to 64 cells a step is checked as bits (`edges`):
+    /// the same moves in the same order as the looks at each leading-edge
+    /// cell, along a walk of 400 moves from the start, on boards generated
+    /// space by space (the bench, Century, the 15-puzzle) and block by
+    /// block (a Rush Hour board under steps).
+    #[test]
+    fn step_bits_give_the_moves_of_the_cell_looks_in_their_order() {
+        for file in [
+            "bench/bench_1e6.txt",
+            "bench/bench_1e7.txt",
+            "klotski/century.txt",
+            "tiles/korf_01.txt",
+            "rushhour/rush_40.txt",
+            "special/fig7_3b_sliders.txt",
+        ] {
+            let puzzle = &formats::bundled(file);
+            let mut bits = MoveGenerator::new(puzzle, Metric::Steps, &[]);
+            assert!(!bits.edges.is_empty(), "{file}: no step bits");
+            let mut looks = bits.clone();
+            looks.edges.clear();
+            let mut state = State::new(puzzle);
+            state.load(&puzzle.start, bits.shapes());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for step in 0..400 {
+                bits.generate(&state, &mut a);
+                looks.generate(&state, &mut b);
+                assert_eq!(a, b, "{file} step {step}");
+                assert!(!a.is_empty());
+                bits.apply(&mut state, a[(step * 7 + 3) % a.len()]);
+            }
+        }
+    }
+
     /// The bit masks visit the blocks beside the spaces in the same order
     /// as looking around every empty open cell, so the moves come in the
     /// same order and capped searches and ties do not change.
@@ -829,8 +941,8 @@ mod tests {
             let mut list = Vec::new();
             for step in 0..300 {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
-                masked.beside_spaces(&state, |o, d| a.push((o, d)));
-                scan.beside_spaces(&state, |o, d| b.push((o, d)));
+                masked.beside_spaces(&state, 0, |o, d| a.push((o, d)));
+                scan.beside_spaces(&state, 0, |o, d| b.push((o, d)));
                 assert_eq!(a, b, "{file} step {step}");
                 assert!(!a.is_empty());
                 masked.generate(&state, &mut list);
