@@ -5,7 +5,9 @@
 //! type the generator precomputes where the shape fits on the empty board
 //! (walls, board edges and, for non-masters, doors excluded) and, per
 //! direction, the "leading edge": the cells a one-cell step newly covers. A
-//! step is then one table lookup plus a check of the leading-edge cells;
+//! step is then one table lookup plus a check of the leading-edge cells (on
+//! boards of up to 64 cells under `--metric steps`, one AND of the edge's
+//! bits with the occupied cells);
 //! `--metric moves` flood-fills the block's reachable anchors with the other
 //! blocks fixed (around corners for free blocks, straight for sliders).
 
