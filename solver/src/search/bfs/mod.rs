@@ -36,7 +36,7 @@ use insert::{Marks, Sink};
 /// 1.63-1.80x; `experiments/bench.md`), small enough that a chunk's batches
 /// of successor keys stay in the core's cache: 16384 parents of Sunshine's
 /// 9-word keys made 12 MB of batches, written out and read back, and a
-/// fifth of that took 5% less CPU time. The same for any number of
+/// fifth of that took 3.7% less CPU time. The same for any number of
 /// threads, so that the limits are checked at the same points.
 const CHUNK_WORDS: usize = 16384;
 
