@@ -22,8 +22,17 @@ pub struct SpaceMasks {
     words: usize,
     open: Vec<u64>,
     has_neighbor: [Vec<u64>; 4],
-    delta: [isize; 4],
+    /// Per direction, the neighbour's distance in cells as whole words
+    /// and the bits left over, so that the occupied cells are shifted onto
+    /// the spaces with a load and a funnel shift per word.
+    words_away: [isize; 4],
+    bits_away: [u32; 4],
 }
+
+/// Zero words on each side of the occupied cells' words: a neighbour is at
+/// most one row away, and a row of a board that the masks cover is at
+/// most [`MAX_CELLS`] cells.
+const PAD: usize = MAX_CELLS / 64 + 1;
 
 impl SpaceMasks {
     /// Masks for a board of `cells` cells with these open cells and this
@@ -38,7 +47,8 @@ impl SpaceMasks {
             words,
             open: vec![0; words],
             has_neighbor: std::array::from_fn(|_| vec![0; words]),
-            delta: [0; 4],
+            words_away: [0; 4],
+            bits_away: [0; 4],
         };
         for &c in open {
             set(&mut masks.open, c as usize);
@@ -55,7 +65,9 @@ impl SpaceMasks {
                 }
                 set(&mut masks.has_neighbor[k], c);
             }
-            masks.delta[k] = delta.unwrap_or(0);
+            let delta = delta.unwrap_or(0);
+            masks.words_away[k] = delta.div_euclid(64);
+            masks.bits_away[k] = delta.rem_euclid(64) as u32;
         }
         Some(masks)
     }
@@ -66,17 +78,19 @@ impl SpaceMasks {
     pub fn touched_spaces(&self, owner: &[u16], mut visit: impl FnMut(usize)) {
         let w = self.words;
         let mut empty = [0u64; MAX_CELLS / 64];
-        let mut occupied = [0u64; MAX_CELLS / 64];
+        // The occupied cells' words between zero words (see `PAD`).
+        let mut occupied = [0u64; PAD + MAX_CELLS / 64 + PAD];
         for (i, chunk) in owner.chunks(64).enumerate() {
             let free = free_mask(chunk);
             empty[i] = free & self.open[i];
-            occupied[i] = !free & self.open[i];
+            occupied[PAD + i] = !free & self.open[i];
         }
         let mut touched = [0u64; MAX_CELLS / 64];
         for k in 0..4 {
-            let (d, has) = (self.delta[k], &self.has_neighbor[k]);
+            let has = &self.has_neighbor[k];
+            let (q, r) = (self.words_away[k], self.bits_away[k]);
             for i in 0..w {
-                touched[i] |= empty[i] & has[i] & shifted(&occupied[..w], i, d);
+                touched[i] |= empty[i] & has[i] & shifted(&occupied, i, q, r);
             }
         }
         for (i, &bits) in touched[..w].iter().enumerate() {
@@ -141,23 +155,15 @@ fn set(mask: &mut [u64], c: usize) {
     mask[c / 64] |= 1 << (c % 64);
 }
 
-/// Word `i` of the mask whose bit `c` is bit `c + d` of `m` (zero beyond it).
-#[inline]
-fn shifted(m: &[u64], i: usize, d: isize) -> u64 {
-    let bit = i as isize * 64 + d;
-    let word = |j: isize| {
-        if j >= 0 && (j as usize) < m.len() {
-            m[j as usize]
-        } else {
-            0
-        }
-    };
-    let (q, r) = (bit.div_euclid(64), bit.rem_euclid(64) as u32);
-    if r == 0 {
-        word(q)
-    } else {
-        (word(q) >> r) | (word(q + 1) << (64 - r))
-    }
+/// Word `i` of the mask whose bit `c` is bit `c + d` of the cells in
+/// `padded` (their words between [`PAD`] zero words each side), for `d` of
+/// `q` whole words and `r` bits (`d = 64 q + r`, `0 <= r < 64`): a funnel
+/// shift of two neighbouring words.
+#[inline(always)]
+fn shifted(padded: &[u64], i: usize, q: isize, r: u32) -> u64 {
+    let at = (PAD as isize + q) as usize + i;
+    let pair = (padded[at + 1] as u128) << 64 | padded[at] as u128;
+    (pair >> r) as u64
 }
 
 #[cfg(test)]
@@ -186,13 +192,16 @@ mod tests {
     #[test]
     fn shifted_reads_bit_c_plus_d() {
         let m = [0b1011u64 << 60, 0b1, 1 << 63];
-        for d in [-70isize, -17, -1, 0, 1, 3, 17, 64, 65] {
+        let mut padded = [0u64; PAD + MAX_CELLS / 64 + PAD];
+        padded[PAD..PAD + m.len()].copy_from_slice(&m);
+        for d in [-512isize, -70, -17, -1, 0, 1, 3, 17, 64, 65, 512] {
+            let (q, r) = (d.div_euclid(64), d.rem_euclid(64) as u32);
             for c in 0..192isize {
                 let want = (0..192).contains(&(c + d)) && {
                     let b = (c + d) as usize;
                     (m[b / 64] >> (b % 64)) & 1 == 1
                 };
-                let got = (shifted(&m, (c / 64) as usize, d) >> (c % 64)) & 1 == 1;
+                let got = (shifted(&padded, (c / 64) as usize, q, r) >> (c % 64)) & 1 == 1;
                 assert_eq!(got, want, "c={c} d={d}");
             }
         }
