@@ -485,9 +485,10 @@ impl MoveGenerator {
         }
     }
 
-    /// Appends the legal moves of one instance to `out`.
+    /// Appends the legal moves of one instance to `out` (`occupied`: see
+    /// [`MoveGenerator::occupied`]). Private since it takes that word.
     #[inline]
-    pub fn generate_for(&mut self, state: &State, i: usize, occupied: u64, out: &mut Vec<Move>) {
+    fn generate_for(&mut self, state: &State, i: usize, occupied: u64, out: &mut Vec<Move>) {
         // Rush Hour's cars and trucks are walked here, inline: the call
         // of the general flood cost 16 of a car's 150 instructions. (Here
         // and not in `generate_towards`, which the space-driven steps
