@@ -39,6 +39,11 @@ for e in rank packed; do
   row "10^7 moves $e" count puzzles/bench/bench_1e7.txt --metric moves --encoding $e
   row "Sunshine 100k steps $e" count puzzles/klotski/sunshine.txt --max-positions 100000 --encoding $e
 done
+# Keys wider than 128 bits at 1M positions (auto takes packed on all three):
+# branching factors 8.9 (Sunshine), 24 (Ithaca) and 9.7 (American Pie).
+for p in sunshine ithaca american_pie; do
+  row "$p 1M steps auto" count puzzles/klotski/$p.txt --max-positions 1000000
+done
 # One board at a time (--jobs 1): CPU time comparable with earlier sessions.
 row "Rush Hour 95 dev, moves, auto" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --jobs 1
 row "Rush Hour 95 dev, moves, packed" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --encoding packed --jobs 1
