@@ -144,13 +144,16 @@ impl Estimator {
         &self.values
     }
 
-    /// After [`CALIBRATE`] nodes: a crew when more than one thread is asked
-    /// for, the heuristic has no tables and a node's estimates are costly.
-    /// The other threads' heuristics are built on the threads that use
-    /// them, so that their scratch memory is not beside this one's.
+    /// After [`CALIBRATE`] nodes: a crew when the heuristic has no tables
+    /// and a node's estimates are costly. Reached only with more than one
+    /// thread asked for (on one, [`Estimator::inline`] holds from the start
+    /// and nothing is queued). The other threads' heuristics are built on
+    /// the threads that use them, so that their scratch memory is not
+    /// beside this one's.
     fn decide(&mut self, e: &Engine) {
+        debug_assert!(self.threads > 1, "one thread estimates inline");
         let mean = self.timed.1 / self.timed.0.max(1);
-        if self.threads == 1 || self.memory_bytes() > 0 || mean < self.costly {
+        if self.memory_bytes() > 0 || mean < self.costly {
             return;
         }
         let crew = Crew::new(self.threads - 1);
