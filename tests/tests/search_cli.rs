@@ -521,7 +521,7 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
         "puzzles/rushhour/rush_30.txt",
     ] {
         let mut seen = Vec::new();
-        for encoding in ["rank", "packed", "auto"] {
+        for encoding in ["rank", "packed", "sets", "auto"] {
             let (_, c) = one(&["count", puzzle, "--encoding", encoding, "--json", "--quiet"]);
             let (_, s) = one(&["solve", puzzle, "--encoding", encoding, "--json", "--quiet"]);
             seen.push((c["positions"].clone(), s["steps"].clone()));
@@ -541,7 +541,7 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
 /// encodings and both metrics.
 #[test]
 fn capped_counts_store_the_same_positions_for_any_thread_count() {
-    for encoding in ["rank", "packed"] {
+    for encoding in ["rank", "packed", "sets"] {
         for metric in ["steps", "moves"] {
             let mut seen = Vec::new();
             for threads in ["1", "2", "3"] {
@@ -580,7 +580,7 @@ fn metric_moves_counts_and_optima_agree_for_every_encoding_and_thread_count() {
         ("puzzles/klotski/classic.txt", 25955, 81),
         ("puzzles/rushhour/rush_30.txt", 7684, 30),
     ] {
-        for encoding in ["rank", "packed"] {
+        for encoding in ["rank", "packed", "sets"] {
             for threads in ["1", "2"] {
                 let flags = [
                     "--metric",

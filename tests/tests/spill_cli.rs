@@ -119,7 +119,7 @@ fn spilled_searches_count_and_solve_as_in_memory_for_every_encoding_and_thread_c
         "puzzles/tiles/eight_hardest_a.txt",
         "puzzles/rushhour/rush_30.txt",
     ] {
-        for encoding in ["rank", "packed", "auto"] {
+        for encoding in ["rank", "packed", "sets", "auto"] {
             for threads in ["1", "2"] {
                 let extra = ["--encoding", encoding, "--threads", threads];
                 let [ram, disk] = both_ways(puzzle, &extra, &dir);

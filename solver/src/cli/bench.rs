@@ -22,7 +22,7 @@ pub struct BenchArgs {
     /// Thread counts to measure, e.g. `1,2`.
     #[arg(long, default_value = "1,2", value_name = "N,N", allow_hyphen_values = true, value_parser = whole_list("bench", "threads"))]
     pub threads: WholeList,
-    /// Encodings to measure, e.g. `rank,packed` (the names of `--encoding`).
+    /// Encodings to measure, e.g. `rank,packed,sets` (the names of `--encoding`).
     #[arg(
         long,
         value_enum,

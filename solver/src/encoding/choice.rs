@@ -1,6 +1,6 @@
-//! `--encoding auto`: the faster encoding when its table fits the memory
-//! budget, the narrower one otherwise, and a sentence saying which and why
-//! (the JSON result's `encoding_reason`).
+//! `--encoding auto`: the fastest encoding whose table fits the memory
+//! budget (packed, then sets where it is narrower, then the rank), and a
+//! sentence saying which and why (the JSON result's `encoding_reason`).
 //!
 //! The packed encoding costs a shift and a mask per block where the rank
 //! costs a multiplication per cell, so a search runs about twice as fast
@@ -93,6 +93,7 @@ pub fn choose(
     match kind {
         EncodingKind::Rank => asked(Encoding::Rank(RankEncoding::new(puzzle, moves.shapes()))),
         EncodingKind::Packed => asked(Encoding::Packed(PackedEncoding::new(puzzle, moves))),
+        EncodingKind::Sets => asked(Encoding::Packed(PackedEncoding::sets(puzzle, moves))),
         EncodingKind::Auto => auto(puzzle, moves, budget),
     }
 }
@@ -101,9 +102,6 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     let packed = PackedEncoding::new(puzzle, moves);
     let rank = RankEncoding::new(puzzle, moves.shapes());
     let (pb, rb) = (packed.key_bits(), rank.key_bits());
-    // The table stores whole bytes, and two payload bits (the depth mod 3)
-    // share its slot with the key.
-    let slot = |bits: u32| (bits + 2).div_ceil(8);
     if slot(pb) <= slot(rb) {
         return Choice {
             reason: format!(
@@ -115,50 +113,70 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     }
     let positions =
         stored_bound(puzzle, &rank, budget.max_positions).min(placements(puzzle, moves));
-    let slot_bytes = slot(pb) as f64;
-    let per_slot_byte = bytes_per_slot_byte(slot(pb));
-    let need = positions * slot_bytes * per_slot_byte;
     let (limit, source) = match budget.max_memory {
         Some(m) => (m, "--max-memory"),
         None => (available_memory(), "available memory"),
     };
-    let sizes = format!(
-        "{} for up to {} positions, budget {} ({source})",
-        size(need),
-        count(positions),
-        size(limit as f64)
-    );
-    if need <= limit as f64 {
-        return Choice {
-            reason: format!("packed: faster, and its table fits ({sizes}); rank would take {rb} bits against {pb}"),
-            encoding: Encoding::Packed(packed),
-            memory_guard: None,
-        };
+    // The faster encodings in turn: packed, then sets where narrower.
+    let sets = PackedEncoding::sets(puzzle, moves);
+    let mut tried = Vec::new();
+    let mut candidates = vec![packed];
+    if slot(sets.key_bits()) < slot(pb) {
+        candidates.push(sets);
     }
-    if let Some(examined) = budget.max_positions {
-        let per = start_moves(puzzle, moves).max(1) as f64 * EXPECTED_MARGIN;
-        let expected = (examined as f64 * per + 1.0).min(positions);
-        let need = expected * slot_bytes * per_slot_byte;
+    for encoding in candidates {
+        let (name, bits) = (encoding.name(), encoding.key_bits());
+        let need = positions * table_bytes(bits);
+        let sizes = format!(
+            "{} for up to {} positions, budget {} ({source})",
+            size(need),
+            count(positions),
+            size(limit as f64)
+        );
+        let before = tried.concat();
         if need <= limit as f64 {
             return Choice {
-                reason: format!(
-                    "packed: faster; its table fits for the {} positions to be expected ({} for {per:.0} per expansion: the start's moves times {EXPECTED_MARGIN}), though not for the worst case ({sizes}), so the search stops at {} rather than run out of memory; rank would take {rb} bits against {pb}",
-                    count(expected),
-                    size(need),
-                    size(limit as f64)
-                ),
-                encoding: Encoding::Packed(packed),
-                memory_guard: Some(limit),
+                reason: format!("{name}: faster, and its table fits ({sizes}){before}; rank would take {rb} bits against {bits}"),
+                encoding: Encoding::Packed(encoding),
+                memory_guard: None,
             };
         }
+        if let Some(examined) = budget.max_positions {
+            let per = start_moves(puzzle, moves).max(1) as f64 * EXPECTED_MARGIN;
+            let expected = (examined as f64 * per + 1.0).min(positions);
+            let need = expected * table_bytes(bits);
+            if need <= limit as f64 {
+                return Choice {
+                    reason: format!(
+                        "{name}: faster; its table fits for the {} positions to be expected ({} for {per:.0} per expansion: the start's moves times {EXPECTED_MARGIN}), though not for the worst case ({sizes}), so the search stops at {} rather than run out of memory{before}; rank would take {rb} bits against {bits}",
+                        count(expected),
+                        size(need),
+                        size(limit as f64)
+                    ),
+                    encoding: Encoding::Packed(encoding),
+                    memory_guard: Some(limit),
+                };
+            }
+        }
+        tried.push(format!("; the {name} table might not fit ({sizes})"));
     }
     Choice {
-        reason: format!(
-            "rank: narrower ({rb} bits against {pb}); the packed table might not fit ({sizes})"
-        ),
+        reason: format!("rank: narrower ({rb} bits against {pb}){}", tried.concat()),
         encoding: Encoding::Rank(rank),
         memory_guard: None,
     }
+}
+
+/// Bytes of a table slot for a key of `bits` bits: the table stores whole
+/// bytes, and two payload bits (the depth mod 3) share its slot with the
+/// key.
+fn slot(bits: u32) -> u32 {
+    (bits + 2).div_ceil(8)
+}
+
+/// Bytes a visited set holds per stored position for keys of `bits` bits.
+fn table_bytes(bits: u32) -> f64 {
+    slot(bits) as f64 * bytes_per_slot_byte(slot(bits))
 }
 
 /// The moves of the start position.
@@ -370,7 +388,7 @@ mod tests {
     }
 
     #[test]
-    fn auto_takes_packed_for_the_expected_positions_and_guards_the_memory() {
+    fn auto_takes_packed_or_sets_for_the_expected_positions_and_guards_the_memory() {
         // Sunshine: 542 packed bits against 278; 100 empty cells bound 5M
         // expansions at 2 billion positions, the start has 12 moves.
         let budget = |memory: u64| Budget {
@@ -381,9 +399,25 @@ mod tests {
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
         assert_eq!(c.memory_guard, Some(22 << 30), "{}", c.reason);
         assert!(c.reason.contains("to be expected"), "{}", c.reason);
-        // 120M expected positions of 68-byte slots do not fit 4 GiB.
+        // 120M expected positions of 68-byte slots (16.5 GB) do not fit
+        // 12 GiB; with sets' 41-byte slots (9.9 GB) they do.
+        let c = choice("klotski/sunshine.txt", budget(12 << 30));
+        assert_eq!(c.encoding.name(), "sets", "{}", c.reason);
+        assert_eq!(c.encoding.key_bits(), 319, "{}", c.reason);
+        assert!(
+            c.reason.contains("the packed table might not fit"),
+            "{}",
+            c.reason
+        );
+        assert_eq!(c.memory_guard, Some(12 << 30), "{}", c.reason);
+        // Neither fits 4 GiB: the rank.
         let c = choice("klotski/sunshine.txt", budget(4 << 30));
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
+        assert!(
+            c.reason.contains("the sets table might not fit"),
+            "{}",
+            c.reason
+        );
         assert_eq!(c.memory_guard, None);
         // Where the worst case fits, no guard is needed.
         let c = choice(

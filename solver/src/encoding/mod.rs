@@ -11,6 +11,7 @@
 //! the memory budget (see [`choice`]).
 
 pub mod choice;
+mod combo;
 mod packed;
 mod rank;
 pub mod words;
@@ -33,9 +34,11 @@ pub trait PositionEncoding: Clone + Send {
     /// Sets `state` (anchors and owner map) to the position of `key`.
     fn decode(&mut self, key: &[u64], state: &mut State);
     /// Writes the key of `state`, which is the position of `parent` after
-    /// move `m`. Encodings whose key keeps each type's blocks apart rewrite
-    /// only the moved block's part (a move changes few cells); the default
-    /// encodes from scratch.
+    /// move `m`: `parent` decoded by this encoding, then `m` applied (the
+    /// packed encoding reads the other blocks of the moved one's type from
+    /// it, in the order decoding left them). Encodings whose key keeps each
+    /// type's blocks apart rewrite only the moved block's part (a move
+    /// changes few cells); the default encodes from scratch.
     #[inline]
     fn encode_successor(&mut self, parent: &[u64], m: Move, state: &State, key: &mut [u64]) {
         let _ = (parent, m);

@@ -1,8 +1,11 @@
 //! Bit-packed positions: each block's anchor as its index among the anchors
 //! its type can take on the empty board (its domain), in just enough bits;
 //! instances of a type are written in sorted order so interchangeable blocks
-//! encode identically. Faster than the rank, usually a little wider.
+//! encode identically. Faster than the rank, usually a little wider. The
+//! `sets` encoding is the same but for the types of several blocks: each
+//! takes one field for them all, the rank of their set ([`Combo`]).
 
+use super::combo::{self, Combo};
 use super::PositionEncoding;
 use crate::model::Puzzle;
 use crate::moves::{Move, MoveGenerator, State, NO_OWNER};
@@ -30,9 +33,22 @@ pub struct PackedEncoding {
     /// Scratch of [`PositionEncoding::decode_after`]: the instances whose
     /// fields changed.
     changed: Vec<u16>,
-    /// Per key bit: the instance whose field holds it.
+    /// Per key bit: the instance whose field holds it, or [`COMBO`] plus
+    /// the index of the combo.
     field_of_bit: Vec<u16>,
+    /// The types kept as one rank each, and per type its combo's index
+    /// (or `u16::MAX`).
+    combos: Vec<Combo>,
+    combo_of_type: Vec<u16>,
+    /// Scratch of [`PositionEncoding::decode_after`]: the instances that
+    /// move, with their new anchors.
+    moving: Vec<(u16, u16)>,
+    /// `packed`, or `sets` when built with combos.
+    name: &'static str,
 }
+
+/// Marks a combo's bits in [`PackedEncoding::field_of_bit`].
+const COMBO: u16 = 1 << 15;
 
 /// One instance's field in a key: at bit `at`, `mask` wide (0 for a type
 /// with one place), its value an index into the domain at `base`.
@@ -55,7 +71,18 @@ impl Field {
 }
 
 impl PackedEncoding {
+    /// A field per block.
     pub fn new(puzzle: &Puzzle, moves: &MoveGenerator) -> PackedEncoding {
+        Self::build(puzzle, moves, false)
+    }
+
+    /// The `sets` encoding: a field per type of several blocks, the rank
+    /// of the set of their places ([`Combo`]), a field per other block.
+    pub fn sets(puzzle: &Puzzle, moves: &MoveGenerator) -> PackedEncoding {
+        Self::build(puzzle, moves, true)
+    }
+
+    fn build(puzzle: &Puzzle, moves: &MoveGenerator, sets: bool) -> PackedEncoding {
         let cells = puzzle.board.len();
         let mut index_of = Vec::new();
         let mut anchor_of = Vec::new();
@@ -80,19 +107,39 @@ impl PackedEncoding {
         let type_ranges: Vec<std::ops::Range<usize>> = (0..puzzle.types.len())
             .map(|t| puzzle.type_range(t))
             .collect();
-        let type_offsets: Vec<usize> = type_ranges
-            .iter()
-            .zip(&field_bits)
-            .scan(0, |at, (r, &b)| {
+        let mut combo_of_type = vec![u16::MAX; type_ranges.len()];
+        let mut combos = Vec::new();
+        if sets {
+            for (t, r) in type_ranges.iter().enumerate() {
+                if let Some(c) = Combo::new(r.start, r.len(), anchor_of[t].len(), field_bits[t]) {
+                    bits -= field_bits[t] * r.len() as u32 - c.bits;
+                    combo_of_type[t] = combos.len() as u16;
+                    combos.push(c);
+                }
+            }
+        }
+        let width = |t: usize| match combo_of_type[t] {
+            u16::MAX => type_ranges[t].len() * field_bits[t] as usize,
+            c => combos[c as usize].bits as usize,
+        };
+        let type_offsets: Vec<usize> = (0..type_ranges.len())
+            .scan(0, |at, t| {
                 let start = *at;
-                *at += r.len() * b as usize;
+                *at += width(t);
                 Some(start)
             })
             .collect();
         let mut fields = Vec::new();
         let mut flat_anchors = Vec::new();
         for (t, r) in type_ranges.iter().enumerate() {
-            let b = field_bits[t] as usize;
+            // A combo's instances get fields of no bits (decoding fills
+            // them in from the rank).
+            let b = if combo_of_type[t] == u16::MAX {
+                field_bits[t] as usize
+            } else {
+                combos[combo_of_type[t] as usize].at = type_offsets[t] as u32;
+                0
+            };
             for k in 0..r.len() {
                 fields.push(Field {
                     at: (type_offsets[t] + k * b) as u32,
@@ -107,6 +154,10 @@ impl PackedEncoding {
         for (i, f) in fields.iter().enumerate() {
             field_of_bit[f.at as usize..f.end as usize].fill(i as u16);
         }
+        for (c, combo) in combos.iter().enumerate() {
+            let at = combo.at as usize;
+            field_of_bit[at..at + combo.bits as usize].fill(COMBO | c as u16);
+        }
         PackedEncoding {
             field_of_bit,
             changed: Vec::with_capacity(fields.len()),
@@ -119,6 +170,10 @@ impl PackedEncoding {
             shapes: moves.shapes().clone(),
             bits: bits.max(1),
             scratch: vec![0; puzzle.counts.iter().copied().max().unwrap_or(0)],
+            combos,
+            combo_of_type,
+            moving: Vec::new(),
+            name: if sets { "sets" } else { "packed" },
         }
     }
 }
@@ -274,6 +329,10 @@ impl PackedEncoding {
             *v = index[a as usize];
         }
         values.sort_unstable();
+        if let Some(c) = self.combos.get(self.combo_of_type[t] as usize) {
+            combo::write_wide(key, c.at as usize, c.bits as usize, c.rank(values));
+            return;
+        }
         for &v in values.iter() {
             write_field(key, at, b, v as u64);
             at += b;
@@ -283,7 +342,7 @@ impl PackedEncoding {
 
 impl PositionEncoding for PackedEncoding {
     fn name(&self) -> &'static str {
-        "packed"
+        self.name
     }
 
     fn key_bits(&self) -> u32 {
@@ -305,8 +364,12 @@ impl PositionEncoding for PackedEncoding {
     /// Copies the parent's key and rewrites the fields of the moved type
     /// only (see [`SortedField`]).
     #[inline]
-    fn encode_successor(&mut self, parent: &[u64], m: Move, _: &State, key: &mut [u64]) {
+    fn encode_successor(&mut self, parent: &[u64], m: Move, state: &State, key: &mut [u64]) {
         let t = self.shapes.type_of(m.instance as usize);
+        if self.combo_of_type[t] != u16::MAX {
+            key.copy_from_slice(&parent[..key.len()]);
+            return self.move_in_combo(t, m, state, key);
+        }
         let b = self.field_bits[t] as usize;
         let r = &self.type_ranges[t];
         let index = &self.index_of[t];
@@ -344,6 +407,9 @@ impl PositionEncoding for PackedEncoding {
             [word] => self.decode_anchors(word, state),
             _ => self.decode_anchors(key, state),
         }
+        for c in 0..self.combos.len() {
+            self.unrank_into(c, key, None, state);
+        }
         state.rebuild_owner(&self.shapes);
     }
 
@@ -363,7 +429,13 @@ impl PositionEncoding for PackedEncoding {
                 if changed.last() != Some(&i) {
                     changed.push(i);
                 }
-                let end = self.fields[i as usize].end as usize;
+                let end = match i & COMBO {
+                    0 => self.fields[i as usize].end as usize,
+                    _ => {
+                        let c = &self.combos[(i & !COMBO) as usize];
+                        (c.at + c.bits) as usize
+                    }
+                };
                 x = if end >= (w + 1) * 64 {
                     0
                 } else {
@@ -375,23 +447,94 @@ impl PositionEncoding for PackedEncoding {
             self.changed = changed;
             return self.decode(key, state);
         }
+        // The blocks that move, with their new anchors: all vacate their
+        // old cells first, then take their new ones, since one's new cells
+        // may be another's old.
+        let mut moving = std::mem::take(&mut self.moving);
+        moving.clear();
         for &i in &changed {
+            if i & COMBO != 0 {
+                // Only the instances whose anchors the rank changes.
+                let c = (i & !COMBO) as usize;
+                self.moving = moving;
+                self.unrank_into(c, key, Some(previous), state);
+                moving = std::mem::take(&mut self.moving);
+                continue;
+            }
+            let f = self.fields[i as usize];
+            moving.push((i, self.flat_anchors[f.base as usize + f.value(key)]));
+        }
+        for &(i, _) in &moving {
             let (i, t) = (i as usize, self.shapes.type_of(i as usize));
             let at = state.anchors[i] as i32;
             for &off in self.shapes.cells(t) {
                 state.owner[(at + off) as usize] = NO_OWNER;
             }
         }
-        for &i in &changed {
+        for &(i, at) in &moving {
             let (i, t) = (i as usize, self.shapes.type_of(i as usize));
-            let f = self.fields[i];
-            let at = self.flat_anchors[f.base as usize + f.value(key)];
             state.anchors[i] = at;
             for &off in self.shapes.cells(t) {
                 state.owner[(at as i32 + off) as usize] = i as u16;
             }
         }
         self.changed = changed;
+        self.moving = moving;
+    }
+}
+
+impl PackedEncoding {
+    /// The anchors of combo `c`'s instances from its rank in `key`, the
+    /// state's own taken as hints. Without `previous` they are written into
+    /// `state`; with it (the key whose position `state` holds) those that
+    /// differ are pushed onto `self.moving` with their new anchors.
+    fn unrank_into(&mut self, c: usize, key: &[u64], previous: Option<&[u64]>, state: &mut State) {
+        let combo = &self.combos[c];
+        let (first, at, bits) = (combo.first, combo.at as usize, combo.bits as usize);
+        let index = &self.index_of[self.shapes.type_of(first)];
+        let (base, anchors) = (self.fields[first].base as usize, &self.flat_anchors);
+        let rank = combo::read_wide(key, at, bits);
+        let previous = previous.map(|p| combo::read_wide(p, at, bits));
+        let hint = |j: usize| index[state.anchors[first + j] as usize];
+        match previous {
+            Some(_) => {
+                let moving = &mut self.moving;
+                combo.unrank_from(rank, previous, hint, |j, v| {
+                    moving.push(((first + j) as u16, anchors[base + v as usize]))
+                });
+            }
+            None => {
+                let values = &mut self.scratch[..combo.k];
+                combo.unrank_from(rank, None, hint, |j, v| values[j] = v);
+                for (a, &v) in state.anchors[first..].iter_mut().zip(values.iter()) {
+                    *a = anchors[base + v as usize];
+                }
+            }
+        }
+    }
+
+    /// Writes into `key` (a copy of the parent's) the rank of type `t`,
+    /// a combo, after move `m`; `state` is the parent as decoded, `m`
+    /// applied: its other instances of `t` hold their places in sorted
+    /// order, as decoding leaves them.
+    #[inline]
+    fn move_in_combo(&mut self, t: usize, m: Move, state: &State, key: &mut [u64]) {
+        let combo = &self.combos[self.combo_of_type[t] as usize];
+        let index = &self.index_of[t];
+        let (first, p) = (combo.first, m.instance as usize - combo.first);
+        let (old, new) = (index[m.from as usize], index[m.to as usize]);
+        let value = |i: usize| index[state.anchors[first + i] as usize];
+        debug_assert!(
+            (0..combo.k)
+                .map(|i| if i == p { old } else { value(i) })
+                .collect::<Vec<_>>()
+                .windows(2)
+                .all(|w| w[0] < w[1]),
+            "the parent's blocks of a combo in sorted order"
+        );
+        let (at, bits) = (combo.at as usize, combo.bits as usize);
+        let rank = combo.moved(combo::read_wide(key, at, bits), p, old, new, value);
+        combo::write_wide(key, at, bits, rank);
     }
 }
 
@@ -429,11 +572,21 @@ mod tests {
             "tiles/korf_01.txt",
             "rushhour/rush_30.txt",
             "klotski/sunshine.txt",
+            "klotski/ithaca.txt",
+            "klotski/american_pie.txt",
         ] {
             let puzzle = &formats::bundled(file);
-            for metric in [Metric::Steps, Metric::Moves] {
+            for (metric, sets) in [
+                (Metric::Steps, false),
+                (Metric::Moves, false),
+                (Metric::Steps, true),
+                (Metric::Moves, true),
+            ] {
                 let mut moves = MoveGenerator::new(puzzle, metric, &[]);
-                let mut enc = PackedEncoding::new(puzzle, &moves);
+                let mut enc = match sets {
+                    false => PackedEncoding::new(puzzle, &moves),
+                    true => PackedEncoding::sets(puzzle, &moves),
+                };
                 let words = enc.words();
                 let mut state = State::new(puzzle);
                 state.load(&puzzle.start, moves.shapes());
@@ -442,13 +595,16 @@ mod tests {
                 let mut back = state.clone();
                 let mut list = Vec::new();
                 for step in 0..300 {
+                    // Every caller expands a parent as decoded from its key
+                    // (a combo's blocks then stand in sorted order).
                     enc.encode(&state, &mut parent);
+                    enc.decode(&parent, &mut state);
                     moves.generate(&state, &mut list);
                     for &m in &list {
                         moves.apply(&mut state, m);
                         enc.encode(&state, &mut fresh);
                         enc.encode_successor(&parent, m, &state, &mut inc);
-                        assert_eq!(inc, fresh, "{file} {metric:?} step {step}");
+                        assert_eq!(inc, fresh, "{file} {metric:?} {} step {step}", enc.name());
                         enc.decode(&inc, &mut back);
                         assert_eq!(back.to_position(puzzle), state.to_position(puzzle));
                         moves.undo(&mut state, m);
@@ -471,40 +627,55 @@ mod tests {
             "bench/bench_1e6.txt",
             "rushhour/rush_30.txt",
             "klotski/sunshine.txt",
+            "klotski/ithaca.txt",
         ] {
             let puzzle = &formats::bundled(file);
-            let mut moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
-            let mut enc = PackedEncoding::new(puzzle, &moves);
-            let words = enc.words();
-            let mut state = State::new(puzzle);
-            state.load(&puzzle.start, moves.shapes());
-            let (mut keys, mut key, mut list) = (Vec::new(), vec![0; words], Vec::new());
-            for step in 0..200 {
-                moves.generate(&state, &mut list);
-                for &m in &list {
-                    moves.apply(&mut state, m);
-                    enc.encode(&state, &mut key);
-                    keys.push(key.clone());
-                    moves.undo(&mut state, m);
-                }
-                let m = list[(step * 7 + 3) % list.len()];
+            for sets in [false, true] {
+                decode_after_walk(puzzle, file, sets);
+            }
+        }
+    }
+
+    /// Decodes siblings and far jumps of a walk from `puzzle`'s start, each
+    /// from the previous key and from scratch, and compares.
+    fn decode_after_walk(puzzle: &crate::model::Puzzle, file: &str, sets: bool) {
+        let mut moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
+        let mut enc = match sets {
+            false => PackedEncoding::new(puzzle, &moves),
+            true => PackedEncoding::sets(puzzle, &moves),
+        };
+        let words = enc.words();
+        let mut state = State::new(puzzle);
+        state.load(&puzzle.start, moves.shapes());
+        let (mut keys, mut key, mut list) = (Vec::new(), vec![0; words], Vec::new());
+        for step in 0..200 {
+            moves.generate(&state, &mut list);
+            for &m in &list {
                 moves.apply(&mut state, m);
+                enc.encode(&state, &mut key);
+                keys.push(key.clone());
+                moves.undo(&mut state, m);
             }
-            // Siblings in order, then a jump far back after each.
-            let mut order: Vec<usize> = (0..keys.len()).collect();
-            order.extend((0..keys.len()).rev().step_by(7));
-            let (mut incremental, mut whole) = (State::new(puzzle), State::new(puzzle));
-            enc.decode(&keys[order[0]], &mut incremental);
-            for pair in order.windows(2) {
-                let (previous, key) = (&keys[pair[0]], &keys[pair[1]]);
-                enc.decode_after(previous, key, &mut incremental);
-                enc.decode(key, &mut whole);
-                assert_eq!(
-                    incremental, whole,
-                    "{file}: key {} after {}",
-                    pair[1], pair[0]
-                );
-            }
+            let m = list[(step * 7 + 3) % list.len()];
+            moves.apply(&mut state, m);
+        }
+        // Siblings in order, then a jump far back after each.
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.extend((0..keys.len()).rev().step_by(7));
+        let (mut incremental, mut whole) = (State::new(puzzle), State::new(puzzle));
+        enc.decode(&keys[order[0]], &mut incremental);
+        for pair in order.windows(2) {
+            let (previous, key) = (&keys[pair[0]], &keys[pair[1]]);
+            enc.decode_after(previous, key, &mut incremental);
+            enc.decode(key, &mut whole);
+            assert_eq!(
+                incremental,
+                whole,
+                "{file} {}: key {} after {}",
+                enc.name(),
+                pair[1],
+                pair[0]
+            );
         }
     }
 }
