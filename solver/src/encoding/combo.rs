@@ -117,20 +117,21 @@ impl Combo {
     /// The largest c in `j..above` with C(c, j + 1) <= `rank`, by binary
     /// search on the side of `hint` where it lies.
     fn search(&self, j: usize, hint: usize, above: usize, rank: u128) -> usize {
-        let (mut lo, mut hi) = if self.c(hint, j + 1) > rank {
+        let (mut lo, hi) = if self.c(hint, j + 1) > rank {
             (j, hint)
         } else {
             (hint, above)
         };
-        // Invariant: C(lo, j + 1) <= rank, and C(hi, j + 1) > rank or
-        // hi = above.
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if self.c(mid, j + 1) <= rank {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
+        // Invariant: C(lo, j + 1) <= rank, and C(lo + len, j + 1) > rank
+        // or lo + len = above. Without a branch on the compare (a move's
+        // new place is anywhere in the range, so a branch mispredicts half
+        // the time): a conditional move.
+        let mut len = hi - lo;
+        while len > 1 {
+            let half = len / 2;
+            let mid = lo + half;
+            lo = if self.c(mid, j + 1) <= rank { mid } else { lo };
+            len -= half;
         }
         lo
     }
