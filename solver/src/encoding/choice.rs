@@ -119,10 +119,11 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     };
     // The faster encodings in turn: packed, then sets where narrower.
     let sets = PackedEncoding::sets(puzzle, moves);
+    let sb = sets.key_bits();
     let mut tried = Vec::new();
     let mut candidates = vec![packed];
-    if slot(sets.key_bits()) < slot(pb) {
-        candidates.push(sets);
+    if slot(sb) < slot(pb) {
+        candidates.push(sets.clone());
     }
     for encoding in candidates {
         let (name, bits) = (encoding.name(), encoding.key_bits());
@@ -159,6 +160,19 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
             }
         }
         tried.push(format!("; the {name} table might not fit ({sizes})"));
+    }
+    // Neither fits: the narrowest, sets where its slots are no wider than
+    // the rank's (its places are counted on each type's own anchors, the
+    // rank's on every cell).
+    if slot(sb) <= slot(rb) {
+        return Choice {
+            reason: format!(
+                "sets: narrowest ({sb} bits against the rank's {rb} and packed's {pb}){}",
+                tried.concat()
+            ),
+            encoding: Encoding::Packed(sets),
+            memory_guard: None,
+        };
     }
     Choice {
         reason: format!("rank: narrower ({rb} bits against {pb}){}", tried.concat()),
@@ -350,6 +364,23 @@ mod tests {
         let c = choice("tiles/korf_01.txt", tight);
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
         assert!(c.reason.contains("might not fit"), "{}", c.reason);
+    }
+
+    #[test]
+    fn auto_takes_sets_where_nothing_fits_and_it_is_the_narrowest() {
+        // Daisy: packed 63 bits, the rank 36, sets 30 (its unit squares'
+        // set over their own anchors); 16 bytes hold none of them.
+        let tiny = Budget {
+            max_memory: Some(16),
+            max_positions: None,
+        };
+        let c = choice("klotski/daisy.txt", tiny);
+        assert_eq!(c.encoding.name(), "sets", "{}", c.reason);
+        assert_eq!(c.encoding.key_bits(), 30, "{}", c.reason);
+        assert!(c.reason.contains("narrowest"), "{}", c.reason);
+        // Korf's 15-puzzle has no interchangeable tiles: the rank.
+        let c = choice("tiles/korf_01.txt", tiny);
+        assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
     }
 
     #[test]
