@@ -44,6 +44,14 @@ done
 for p in sunshine ithaca american_pie; do
   row "$p 1M steps auto" count puzzles/klotski/$p.txt --max-positions 1000000
 done
+# The same with sets (narrower keys: 319, 351 and 105 bits), and a whole
+# Klotski-family count whose unit squares make sets narrower than the rank.
+for p in sunshine ithaca american_pie; do
+  row "$p 1M steps sets" count puzzles/klotski/$p.txt --max-positions 1000000 --encoding sets
+done
+for e in packed sets rank; do
+  row "Daisy all steps $e" count puzzles/klotski/daisy.txt --encoding $e
+done
 # One board at a time (--jobs 1): CPU time comparable with earlier sessions.
 row "Rush Hour 95 dev, moves, auto" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --jobs 1
 row "Rush Hour 95 dev, moves, packed" solve ../shared/dev-puzzles/rushhour_dev.txt --from rush --metric moves --encoding packed --jobs 1

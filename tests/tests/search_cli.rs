@@ -535,6 +535,35 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
     }
 }
 
+/// A type whose blocks fill every place they can take has one set of
+/// places: under `sets` it takes no bits, here at the very end of a key
+/// whose other fields fill whole words (a 0-bit field read past the key's
+/// last word once panicked). The solution is the packed encoding's length
+/// and replays.
+#[test]
+fn sets_keeps_a_type_that_fills_its_places_in_no_bits() {
+    let puzzle = temp("fills-its-places.txt");
+    let cells = "#  #  #  #  #  #  #";
+    let mut start = vec!["######################".to_string()];
+    for id in ["a", "c", "d", "e", "f", "g", "i", "j", " ", " "] {
+        start.push(format!("#{id} {cells}"));
+    }
+    let goal: Vec<String> = (0..10)
+        .map(|r| format!("#{}{cells}", if r == 0 { " a" } else { "  " }))
+        .collect();
+    let text = format!(
+        "!\na\nc\nd\ne\nf\ng\ni\nj\nb 1,0 2,0\n!\n{}\n######################\n#bbb#bbb##############\n######################\n!\n######################\n{}\n######################\n#   #   ##############\n######################\n!\n",
+        start.join("\n"),
+        goal.join("\n")
+    );
+    std::fs::write(&puzzle, text).unwrap();
+    let p = puzzle.to_str().unwrap();
+    for encoding in ["packed", "sets"] {
+        let r = solve_and_verify(p, &["--encoding", encoding], "steps", 1);
+        assert_eq!(r["encoding"], encoding, "{r}");
+    }
+}
+
 /// Threads insert into their own shards of the visited set, yet in the
 /// order one thread would: with a cap on expansions, what is stored (which
 /// depends on that order) is the same for 1, 2 and 3 threads, for both

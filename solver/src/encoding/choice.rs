@@ -33,6 +33,7 @@ use super::{Encoding, PackedEncoding, PositionEncoding, RankEncoding};
 use crate::model::{Axis, Puzzle};
 use crate::moves::{MoveGenerator, State};
 use crate::params::EncodingKind;
+use crate::store::MAX_KEY_BITS;
 
 /// Bytes a visited set holds per stored position for each byte of slot:
 /// the table is between 7/16 and 7/8 full, plus a share of frontier.
@@ -127,6 +128,12 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     }
     for encoding in candidates {
         let (name, bits) = (encoding.name(), encoding.key_bits());
+        if bits > MAX_KEY_BITS {
+            tried.push(format!(
+                "; {name} keys are too wide for the visited set ({bits} bits, at most {MAX_KEY_BITS})"
+            ));
+            continue;
+        }
         let need = positions * table_bytes(bits);
         let sizes = format!(
             "{} for up to {} positions, budget {} ({source})",
@@ -164,7 +171,7 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     // Neither fits: the narrowest, sets where its slots are no wider than
     // the rank's (its places are counted on each type's own anchors, the
     // rank's on every cell).
-    if slot(sb) <= slot(rb) {
+    if slot(sb) <= slot(rb) && sb <= MAX_KEY_BITS {
         return Choice {
             reason: format!(
                 "sets: narrowest ({sb} bits against the rank's {rb} and packed's {pb}){}",
@@ -364,6 +371,21 @@ mod tests {
         let c = choice("tiles/korf_01.txt", tight);
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
         assert!(c.reason.contains("might not fit"), "{}", c.reason);
+    }
+
+    #[test]
+    fn auto_leaves_out_keys_wider_than_the_visited_set_stores() {
+        // The thesis's 100x100 board of unit squares: packed keys of
+        // 139,986 bits (and sets the same: a rank of the 9,998 squares
+        // would need a 1.6 GB table), the rank 27 bits.
+        let c = choice("special/huge_1x1.txt", Budget::default());
+        assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
+        assert_eq!(c.encoding.key_bits(), 27, "{}", c.reason);
+        assert!(
+            c.reason.contains("too wide for the visited set"),
+            "{}",
+            c.reason
+        );
     }
 
     #[test]

@@ -12,6 +12,11 @@
 //! from the previous position's when it still fits (siblings differ in a
 //! block or two), and searches from there otherwise.
 
+/// Most entries of a combo's binomial table (1 MiB): a type of 9,998
+/// blocks over 10,000 places (the thesis's 100x100 board of unit squares)
+/// would need 1.6 GB; such types keep a field per block.
+const MAX_TABLE: usize = 1 << 16;
+
 /// A type whose places are kept as one rank, at bit `at` of the key.
 #[derive(Clone, Debug)]
 pub(super) struct Combo {
@@ -23,17 +28,19 @@ pub(super) struct Combo {
     pub bits: u32,
     /// `binom[j * (n + 1) + c]` = C(c, j) for j up to `k`, c up to the
     /// domain size `n`, saturating at `u128::MAX` (only comparisons reach
-    /// those: every term of a rank is below C(n, k)).
-    binom: Vec<u128>,
+    /// those: every term of a rank is below C(n, k)). Shared by the
+    /// encoding's clones (one per search thread).
+    binom: std::sync::Arc<[u128]>,
     n: usize,
 }
 
 impl Combo {
     /// A rank for `k` instances over a domain of `n` places when it fits
-    /// 128 bits and is narrower than `k` fields of `field_bits`; else
+    /// 128 bits, takes at least one bit, is narrower than `k` fields of
+    /// `field_bits` and its table has at most [`MAX_TABLE`] entries; else
     /// `None`.
     pub fn new(first: usize, k: usize, n: usize, field_bits: u32) -> Option<Combo> {
-        if k < 2 || k > n {
+        if k < 2 || k > n || (k + 1) * (n + 1) > MAX_TABLE {
             return None;
         }
         let mut binom = vec![0u128; (k + 1) * (n + 1)];
@@ -46,7 +53,8 @@ impl Combo {
             }
         }
         let total = binom[k * (n + 1) + n];
-        if total == u128::MAX {
+        // One set only (the blocks fill their places): no bits to keep.
+        if total == u128::MAX || total == 1 {
             return None;
         }
         let bits = 128 - (total - 1).leading_zeros();
@@ -55,7 +63,7 @@ impl Combo {
             k,
             at: 0,
             bits,
-            binom,
+            binom: binom.into(),
             n,
         })
     }
@@ -197,9 +205,13 @@ impl Combo {
     }
 }
 
-/// The `bits` bits (at most 128) at bit `at` of `key`.
+/// The `bits` bits (at most 128) at bit `at` of `key` (0 for no bits,
+/// which may stand at the key's end).
 #[inline]
 pub(super) fn read_wide(key: &[u64], at: usize, bits: usize) -> u128 {
+    if bits == 0 {
+        return 0;
+    }
     let (w, s) = (at / 64, at % 64);
     let mut v = (key[w] >> s) as u128;
     let (mut got, mut i) = (64 - s, w + 1);
@@ -287,6 +299,10 @@ mod tests {
         assert!(Combo::new(0, 1, 8, 3).is_none());
         // C(1000, 100) is about 2^464.
         assert!(Combo::new(0, 100, 1000, 10).is_none());
+        // Blocks that fill their places: one set, no bits.
+        assert!(Combo::new(0, 3, 3, 2).is_none());
+        // The thesis's 100x100 board of unit squares: a 1.6 GB table.
+        assert!(Combo::new(0, 9998, 10_000, 14).is_none());
         assert_eq!(Combo::new(0, 29, 225, 8).unwrap().bits, 122);
     }
 

@@ -109,7 +109,8 @@ impl PackedEncoding {
             .collect();
         let mut combo_of_type = vec![u16::MAX; type_ranges.len()];
         let mut combos = Vec::new();
-        if sets {
+        // Instance numbers share `field_of_bit` with the combo flag.
+        if sets && puzzle.instances() < COMBO as usize {
             for (t, r) in type_ranges.iter().enumerate() {
                 if let Some(c) = Combo::new(r.start, r.len(), anchor_of[t].len(), field_bits[t]) {
                     bits -= field_bits[t] * r.len() as u32 - c.bits;
@@ -531,6 +532,13 @@ impl PackedEncoding {
                 .windows(2)
                 .all(|w| w[0] < w[1]),
             "the parent's blocks of a combo in sorted order"
+        );
+        // In every build, the moved block between its neighbours (two
+        // looks): a caller that moved the state itself (as IDA*'s path
+        // does) would otherwise get a wrong key without a word.
+        assert!(
+            (p == 0 || value(p - 1) < old) && (p + 1 == combo.k || old < value(p + 1)),
+            "sets: encode_successor needs the parent as decoded, then the move"
         );
         let (at, bits) = (combo.at as usize, combo.bits as usize);
         let rank = combo.moved(combo::read_wide(key, at, bits), p, old, new, value);
