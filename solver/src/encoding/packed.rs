@@ -591,10 +591,7 @@ mod tests {
                 (Metric::Moves, true),
             ] {
                 let mut moves = MoveGenerator::new(puzzle, metric, &[]);
-                let mut enc = match sets {
-                    false => PackedEncoding::new(puzzle, &moves),
-                    true => PackedEncoding::sets(puzzle, &moves),
-                };
+                let mut enc = PackedEncoding::build(puzzle, &moves, sets);
                 let words = enc.words();
                 let mut state = State::new(puzzle);
                 state.load(&puzzle.start, moves.shapes());
@@ -648,10 +645,7 @@ mod tests {
     /// from the previous key and from scratch, and compares.
     fn decode_after_walk(puzzle: &crate::model::Puzzle, file: &str, sets: bool) {
         let mut moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
-        let mut enc = match sets {
-            false => PackedEncoding::new(puzzle, &moves),
-            true => PackedEncoding::sets(puzzle, &moves),
-        };
+        let mut enc = PackedEncoding::build(puzzle, &moves, sets);
         let words = enc.words();
         let mut state = State::new(puzzle);
         state.load(&puzzle.start, moves.shapes());
