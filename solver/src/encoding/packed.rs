@@ -119,55 +119,15 @@ impl PackedEncoding {
                 }
             }
         }
-        let width = |t: usize| match combo_of_type[t] {
-            u16::MAX => type_ranges[t].len() * field_bits[t] as usize,
-            c => combos[c as usize].bits as usize,
-        };
-        let type_offsets: Vec<usize> = (0..type_ranges.len())
-            .scan(0, |at, t| {
-                let start = *at;
-                *at += width(t);
-                Some(start)
-            })
-            .collect();
-        let mut fields = Vec::new();
-        let mut flat_anchors = Vec::new();
-        for (t, r) in type_ranges.iter().enumerate() {
-            // A combo's instances get fields of no bits (decoding fills
-            // them in from the rank).
-            let b = if combo_of_type[t] == u16::MAX {
-                field_bits[t] as usize
-            } else {
-                combos[combo_of_type[t] as usize].at = type_offsets[t] as u32;
-                0
-            };
-            for k in 0..r.len() {
-                fields.push(Field {
-                    at: (type_offsets[t] + k * b) as u32,
-                    end: (type_offsets[t] + (k + 1) * b) as u32,
-                    mask: if b == 0 { 0 } else { field_mask(b) },
-                    base: flat_anchors.len() as u32,
-                });
-            }
-            flat_anchors.extend_from_slice(&anchor_of[t]);
-        }
-        let mut field_of_bit = vec![0u16; (bits as usize).div_ceil(64).max(1) * 64];
-        for (i, f) in fields.iter().enumerate() {
-            field_of_bit[f.at as usize..f.end as usize].fill(i as u16);
-        }
-        for (c, combo) in combos.iter().enumerate() {
-            let at = combo.at as usize;
-            field_of_bit[at..at + combo.bits as usize].fill(COMBO | c as u16);
-        }
-        PackedEncoding {
-            field_of_bit,
-            changed: Vec::with_capacity(fields.len()),
-            fields,
-            flat_anchors,
+        let mut encoding = PackedEncoding {
+            field_of_bit: Vec::new(),
+            changed: Vec::new(),
+            fields: Vec::new(),
+            flat_anchors: Vec::new(),
             index_of,
             field_bits,
             type_ranges,
-            type_offsets,
+            type_offsets: Vec::new(),
             shapes: moves.shapes().clone(),
             bits: bits.max(1),
             scratch: vec![0; puzzle.counts.iter().copied().max().unwrap_or(0)],
@@ -175,7 +135,58 @@ impl PackedEncoding {
             combo_of_type,
             moving: Vec::new(),
             name: if sets { "sets" } else { "packed" },
+        };
+        encoding.lay_out(&anchor_of);
+        encoding
+    }
+
+    /// Places the types' fields one after another (a combo's where its
+    /// instances' would be), with the flat tables decoding reads:
+    /// `type_offsets`, `fields`, `flat_anchors` (from each type's domain in
+    /// `anchor_of`) and `field_of_bit`.
+    fn lay_out(&mut self, anchor_of: &[Vec<u16>]) {
+        let width = |t: usize| match self.combo_of_type[t] {
+            u16::MAX => self.type_ranges[t].len() * self.field_bits[t] as usize,
+            c => self.combos[c as usize].bits as usize,
+        };
+        self.type_offsets = (0..self.type_ranges.len())
+            .scan(0, |at, t| {
+                let start = *at;
+                *at += width(t);
+                Some(start)
+            })
+            .collect();
+        for (t, r) in self.type_ranges.iter().enumerate() {
+            let offset = self.type_offsets[t];
+            // A combo's instances get fields of no bits (decoding fills
+            // them in from the rank).
+            let b = match self.combo_of_type[t] {
+                u16::MAX => self.field_bits[t] as usize,
+                c => {
+                    self.combos[c as usize].at = offset as u32;
+                    0
+                }
+            };
+            for k in 0..r.len() {
+                self.fields.push(Field {
+                    at: (offset + k * b) as u32,
+                    end: (offset + (k + 1) * b) as u32,
+                    mask: if b == 0 { 0 } else { field_mask(b) },
+                    base: self.flat_anchors.len() as u32,
+                });
+            }
+            self.flat_anchors.extend_from_slice(&anchor_of[t]);
         }
+        let bits = self.bits as usize;
+        self.field_of_bit = vec![0u16; bits.div_ceil(64).max(1) * 64];
+        for (i, f) in self.fields.iter().enumerate() {
+            self.field_of_bit[f.at as usize..f.end as usize].fill(i as u16);
+        }
+        for (c, combo) in self.combos.iter().enumerate() {
+            let at = combo.at as usize;
+            self.field_of_bit[at..at + combo.bits as usize].fill(COMBO | c as u16);
+        }
+        self.changed = Vec::with_capacity(self.fields.len());
     }
 }
 
