@@ -45,6 +45,9 @@ pub struct PackedEncoding {
     moving: Vec<(u16, u16)>,
     /// `packed`, or `sets` when built with combos.
     name: &'static str,
+    /// Scratch of [`PositionEncoding::decode`]: the combos' blocks' places
+    /// before decoding, the hints of their unranking.
+    held: Vec<u16>,
 }
 
 /// Marks a combo's bits in [`PackedEncoding::field_of_bit`].
@@ -135,6 +138,7 @@ impl PackedEncoding {
             combo_of_type,
             moving: Vec::new(),
             name: if sets { "sets" } else { "packed" },
+            held: Vec::new(),
         };
         encoding.lay_out(&anchor_of);
         encoding
@@ -414,14 +418,27 @@ impl PositionEncoding for PackedEncoding {
     }
 
     fn decode(&mut self, key: &[u64], state: &mut State) {
+        // A combo's blocks keep the places the state held (of the position
+        // decoded before, often near: A* decodes every node it expands) as
+        // the hints of their unranking; the fields' loop overwrites them.
+        let mut held = std::mem::take(&mut self.held);
+        held.clear();
+        for c in &self.combos {
+            held.extend_from_slice(&state.anchors[c.first..c.first + c.k]);
+        }
         match key {
             // One word: its fields read from a register.
             [word] => self.decode_anchors(word, state),
             _ => self.decode_anchors(key, state),
         }
+        let mut at = 0;
         for c in 0..self.combos.len() {
+            let (first, k) = (self.combos[c].first, self.combos[c].k);
+            state.anchors[first..first + k].copy_from_slice(&held[at..at + k]);
+            at += k;
             self.unrank_into(c, key, None, state);
         }
+        self.held = held;
         state.rebuild_owner(&self.shapes);
     }
 
