@@ -126,6 +126,8 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     if slot(sb) < slot(pb) {
         candidates.push(sets.clone());
     }
+    // Positions expected per expansion, counted once when first needed.
+    let mut per = None;
     for encoding in candidates {
         let (name, bits) = (encoding.name(), encoding.key_bits());
         if bits > MAX_KEY_BITS {
@@ -150,7 +152,8 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
             };
         }
         if let Some(examined) = budget.max_positions {
-            let per = start_moves(puzzle, moves).max(1) as f64 * EXPECTED_MARGIN;
+            let per = *per
+                .get_or_insert_with(|| start_moves(puzzle, moves).max(1) as f64 * EXPECTED_MARGIN);
             let expected = (examined as f64 * per + 1.0).min(positions);
             let need = expected * table_bytes(bits);
             if need <= limit as f64 {

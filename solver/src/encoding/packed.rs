@@ -479,28 +479,25 @@ impl PositionEncoding for PackedEncoding {
         // The blocks that move, with their new anchors: all vacate their
         // old cells first, then take their new ones, since one's new cells
         // may be another's old.
-        let mut moving = std::mem::take(&mut self.moving);
-        moving.clear();
+        self.moving.clear();
         for &i in &changed {
             if i & COMBO != 0 {
                 // Only the instances whose anchors the rank changes.
-                let c = (i & !COMBO) as usize;
-                self.moving = moving;
-                self.unrank_into(c, key, Some(previous), state);
-                moving = std::mem::take(&mut self.moving);
+                self.unrank_into((i & !COMBO) as usize, key, Some(previous), state);
                 continue;
             }
             let f = self.fields[i as usize];
-            moving.push((i, self.flat_anchors[f.base as usize + f.value(key)]));
+            let at = self.flat_anchors[f.base as usize + f.value(key)];
+            self.moving.push((i, at));
         }
-        for &(i, _) in &moving {
+        for &(i, _) in &self.moving {
             let (i, t) = (i as usize, self.shapes.type_of(i as usize));
             let at = state.anchors[i] as i32;
             for &off in self.shapes.cells(t) {
                 state.owner[(at + off) as usize] = NO_OWNER;
             }
         }
-        for &(i, at) in &moving {
+        for &(i, at) in &self.moving {
             let (i, t) = (i as usize, self.shapes.type_of(i as usize));
             state.anchors[i] = at;
             for &off in self.shapes.cells(t) {
@@ -508,7 +505,6 @@ impl PositionEncoding for PackedEncoding {
             }
         }
         self.changed = changed;
-        self.moving = moving;
     }
 }
 
