@@ -351,6 +351,11 @@ mod tests {
     use crate::formats;
     use crate::params::Metric;
 
+    /// Asserts that the choice's reason says `text`.
+    fn says(c: &Choice, text: &str) {
+        assert!(c.reason.contains(text), "{}", c.reason);
+    }
+
     fn choice(file: &str, budget: Budget) -> Choice {
         let puzzle = &formats::bundled(file);
         let moves = MoveGenerator::new(puzzle, Metric::Steps, &[]);
@@ -366,14 +371,14 @@ mod tests {
         };
         let c = choice("tiles/korf_01.txt", roomy);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
-        assert!(c.reason.contains("--max-memory"), "{}", c.reason);
+        says(&c, "--max-memory");
         let tight = Budget {
             max_memory: Some(1 << 30),
             max_positions: None,
         };
         let c = choice("tiles/korf_01.txt", tight);
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
-        assert!(c.reason.contains("might not fit"), "{}", c.reason);
+        says(&c, "might not fit");
     }
 
     #[test]
@@ -384,11 +389,7 @@ mod tests {
         let c = choice("special/huge_1x1.txt", Budget::default());
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
         assert_eq!(c.encoding.key_bits(), 27, "{}", c.reason);
-        assert!(
-            c.reason.contains("too wide for the visited set"),
-            "{}",
-            c.reason
-        );
+        says(&c, "too wide for the visited set");
     }
 
     #[test]
@@ -402,7 +403,7 @@ mod tests {
         let c = choice("klotski/daisy.txt", tiny);
         assert_eq!(c.encoding.name(), "sets", "{}", c.reason);
         assert_eq!(c.encoding.key_bits(), 30, "{}", c.reason);
-        assert!(c.reason.contains("narrowest"), "{}", c.reason);
+        says(&c, "narrowest");
         // Korf's 15-puzzle has no interchangeable tiles: the rank.
         let c = choice("tiles/korf_01.txt", tiny);
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
@@ -419,7 +420,7 @@ mod tests {
         };
         let c = choice("rushhour/rush_30.txt", budget);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
-        assert!(c.reason.contains("fits"), "{}", c.reason);
+        says(&c, "fits");
     }
 
     #[test]
@@ -454,26 +455,18 @@ mod tests {
         let c = choice("klotski/sunshine.txt", budget(22 << 30));
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
         assert_eq!(c.memory_guard, Some(22 << 30), "{}", c.reason);
-        assert!(c.reason.contains("to be expected"), "{}", c.reason);
+        says(&c, "to be expected");
         // 120M expected positions of 68-byte slots (16.5 GB) do not fit
         // 12 GiB; with sets' 41-byte slots (9.9 GB) they do.
         let c = choice("klotski/sunshine.txt", budget(12 << 30));
         assert_eq!(c.encoding.name(), "sets", "{}", c.reason);
         assert_eq!(c.encoding.key_bits(), 319, "{}", c.reason);
-        assert!(
-            c.reason.contains("the packed table might not fit"),
-            "{}",
-            c.reason
-        );
+        says(&c, "the packed table might not fit");
         assert_eq!(c.memory_guard, Some(12 << 30), "{}", c.reason);
         // Neither fits 4 GiB: the rank.
         let c = choice("klotski/sunshine.txt", budget(4 << 30));
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
-        assert!(
-            c.reason.contains("the sets table might not fit"),
-            "{}",
-            c.reason
-        );
+        says(&c, "the sets table might not fit");
         assert_eq!(c.memory_guard, None);
         // Where the worst case fits, no guard is needed.
         let c = choice(
