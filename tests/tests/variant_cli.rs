@@ -243,25 +243,34 @@ fn a_merged_variants_subgoals_solve_the_full_puzzle_and_replay() {
     );
 }
 
-#[test]
-fn bad_variant_requests_are_refused_with_exit_2() {
-    let full = classic();
-    for (args, says) in [
-        (vec!["--remove", "1,2"], "is the master"),
-        (vec!["--remove", "5,2"], "no block has its anchor"),
-        (vec!["--remove", "x"], "expected ROW,COL"),
-        (vec![], "say what to do"),
-        (vec!["--remove", "5,1", "--every", "0"], "--every takes"),
-        // Classic's blocks of one shape are one type already.
-        (vec!["--merge"], "nothing to merge"),
-    ] {
-        let mut all = vec!["variant", full.as_str()];
+/// Asserts that `solver variant PUZZLE ARGS` exits 2 with a message
+/// containing the text given, for each case.
+fn refused(puzzle: &str, cases: &[(Vec<&str>, &str)]) {
+    for (args, says) in cases {
+        let mut all = vec!["variant", puzzle];
         all.extend(args.iter().copied());
         let out = run_solver(&all);
         assert_eq!(out.status.code(), Some(2), "{all:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{all:?}: {err}");
     }
+}
+
+#[test]
+fn bad_variant_requests_are_refused_with_exit_2() {
+    let full = classic();
+    refused(
+        &full,
+        &[
+            (vec!["--remove", "1,2"], "is the master"),
+            (vec!["--remove", "5,2"], "no block has its anchor"),
+            (vec!["--remove", "x"], "expected ROW,COL"),
+            (vec![], "say what to do"),
+            (vec!["--remove", "5,1", "--every", "0"], "--every takes"),
+            // Classic's blocks of one shape are one type already.
+            (vec!["--merge"], "nothing to merge"),
+        ],
+    );
     let dev = workspace_root().join("puzzles/klotski/classic.txt");
     let text = std::fs::read_to_string(&dev).unwrap();
     let two = temp("two.txt");
@@ -371,4 +380,67 @@ fn bad_park_requests_are_refused_with_exit_2() {
     let out = run_solver(&["variant", &full, "--park-blocks", "2"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--park <BEST>"));
+}
+
+/// `solver variant --freeze`: the frozen block is a wall, so the variant is a
+/// harder puzzle whose solution is one of the original as written. On Only
+/// 18 Steps (32 steps optimal), freezing the block at 1,1 leaves a puzzle
+/// BFS solves in 34 steps; that solution replays against the original, and
+/// no frozen variant's optimum is below the original's.
+#[test]
+fn a_frozen_variants_solution_replays_against_the_original() {
+    let full = workspace_root()
+        .join("puzzles/klotski/only_18_steps.txt")
+        .display()
+        .to_string();
+    let optimum: Value = serde_json::from_str(&ok(&["solve", &full, "--json"], 0)).unwrap();
+    assert_eq!(optimum["steps"], 32, "{optimum}");
+    let (variant, sol) = (temp("frozen.txt"), temp("frozen.sol"));
+    let (variant, sol) = (variant.to_str().unwrap(), sol.to_str().unwrap());
+    ok(&["variant", &full, "--freeze", "1,1", "-o", variant], 0);
+    let text = std::fs::read_to_string(variant).unwrap();
+    assert!(text.contains("% variant: frozen "), "{text}");
+    let hard: Value =
+        serde_json::from_str(&ok(&["solve", variant, "--json", "--solution", sol], 0)).unwrap();
+    assert_eq!(hard["steps"], 34, "{hard}");
+    let replay = verify(&full, sol);
+    assert_eq!(replay["valid"], true, "{replay}");
+    assert_eq!(replay["steps"], 34, "{replay}");
+    // An area over the two top blocks of the left column freezes both
+    // (36 steps then), and that solution replays against the original too.
+    ok(
+        &["variant", &full, "--freeze-area", "1,1,2,1", "-o", variant],
+        0,
+    );
+    let both = std::fs::read_to_string(variant).unwrap();
+    assert!(both.contains("% variant: frozen a 1,1; a 2,1"), "{both}");
+    let harder: Value =
+        serde_json::from_str(&ok(&["solve", variant, "--json", "--solution", sol], 0)).unwrap();
+    assert_eq!(harder["steps"], 36, "{harder}");
+    assert_eq!(verify(&full, sol)["valid"], true);
+}
+
+#[test]
+fn bad_freeze_requests_are_refused_with_exit_2() {
+    let full = classic();
+    refused(
+        &full,
+        &[
+            (vec!["--freeze", "1,2"], "is the master"),
+            (vec!["--freeze", "5,2"], "no block has its anchor"),
+            (
+                vec!["--freeze-area", "1,1,0,0"],
+                "top left then the bottom right",
+            ),
+            (vec!["--freeze-area", "1,1,2"], "expected R1,C1,R2,C2"),
+            (
+                vec!["--freeze-area", "0,0,0,5"],
+                "no block other than the master",
+            ),
+            (
+                vec!["--freeze", "5,1", "--remove", "5,1"],
+                "cannot be used with",
+            ),
+        ],
+    );
 }

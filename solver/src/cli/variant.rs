@@ -6,7 +6,9 @@
 //! solution) writes the full puzzle with the variant's positions as goal
 //! sections instead. `--park BEST` (a `solver solve --best-out` file) writes
 //! the puzzle with one more goal section that parks the blocks standing on
-//! the master's way in the nearest stored position.
+//! the master's way in the nearest stored position. `--freeze ROW,COL` and
+//! `--freeze-area R1,C1,R2,C2` (repeatable) write the puzzle with those
+//! blocks turned into walls, a harder puzzle whose solutions solve this one.
 
 use clap::Args;
 
@@ -14,7 +16,7 @@ use super::verify::{one_puzzle, read_solution};
 use super::{write_output, Failure, PuzzleInput};
 use crate::formats::native;
 use crate::solution;
-use crate::variant::{self, merge, obstruction, park, subgoals};
+use crate::variant::{self, freeze, merge, obstruction, park, subgoals};
 
 #[derive(Args, Debug)]
 pub struct VariantArgs {
@@ -47,6 +49,12 @@ pub struct VariantArgs {
     /// With --subgoals: fix every kept block (`all`) or only the master (`master`) in each subgoal.
     #[arg(long, value_enum, default_value = "all")]
     pub fix: subgoals::Fix,
+    /// Turn the block whose start anchor is at ROW,COL into walls where it stands; repeatable. The frozen puzzle is harder, and each of its solutions solves this puzzle as written (no block but the frozen ones is renamed or moved).
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals"])]
+    pub freeze: Vec<(usize, usize)>,
+    /// Freeze every block but the master whose start cells all lie within rows R1..R2 and columns C1..C2 (inclusive); repeatable, and combines with --freeze.
+    #[arg(long, value_name = "R1,C1,R2,C2", value_parser = parse_area, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals"])]
+    pub freeze_area: Vec<freeze::Area>,
     /// --rank as JSON.
     #[arg(long)]
     pub json: bool,
@@ -65,6 +73,21 @@ fn parse_cell(s: &str) -> Result<(usize, usize), String> {
     ))
 }
 
+/// `R1,C1,R2,C2` as two corners.
+fn parse_area(s: &str) -> Result<freeze::Area, String> {
+    let bad = || {
+        format!("expected R1,C1,R2,C2 (four whole numbers: the top left and the bottom right corner, e.g. 0,0,4,9), got '{s}'")
+    };
+    let n: Vec<usize> = s
+        .split(',')
+        .map(|p| p.trim().parse().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    match n[..] {
+        [r1, c1, r2, c2] => Ok(((r1, c1), (r2, c2))),
+        _ => Err(bad()),
+    }
+}
+
 pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
     let puzzle = one_puzzle(args.input.load()?, args.index, file, "the variant")?;
@@ -77,9 +100,16 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     if let Some(best) = &args.park {
         return parked(args, &puzzle, best);
     }
+    if !args.freeze.is_empty() || !args.freeze_area.is_empty() {
+        let out = freeze::chosen(&puzzle, &args.freeze, &args.freeze_area)
+            .and_then(|frozen| freeze::freeze(&puzzle, &frozen))
+            .map_err(|m| Failure::input(format!("{file}: {m}")))?;
+        write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+        return Ok(0);
+    }
     if args.remove.is_empty() {
         return Err(Failure::input(
-            "say what to do: --rank to list the blocks, or --remove ROW,COL or --merge to write a variant",
+            "say what to do: --rank to list the blocks, or --remove ROW,COL, --merge or --freeze ROW,COL to write a variant",
         ));
     }
     let mut removed = Vec::new();

@@ -6,11 +6,13 @@
 //! | file | holds |
 //! |---|---|
 //! | `mod.rs` | removing blocks: the variant puzzle |
+//! | [`freeze`] | freezing blocks into walls (a restriction: its solutions solve the full puzzle) |
 //! | [`merge`] | merging interchangeable blocks, and its solution back in the full puzzle's ids |
 //! | [`obstruction`] | which blocks obstruct the master's way most |
 //! | [`park`] | parking the blocks on the master's way from a stall position, as a goal section |
 //! | [`subgoals`] | a variant's solution as goal sections of the full puzzle |
 
+pub mod freeze;
 pub mod merge;
 pub mod obstruction;
 pub mod park;
@@ -87,6 +89,13 @@ pub fn instance_at(puzzle: &Puzzle, row: usize, col: usize) -> Result<usize, Str
 /// dropped (so removing a goal block other than the master also relaxes the
 /// goal). The `optimum` metadata no longer holds and is left out.
 pub fn remove(puzzle: &Puzzle, removed: &[usize]) -> Puzzle {
+    derive(puzzle, removed, "removed")
+}
+
+/// The puzzle without the block instances `removed`, named and described as a
+/// variant whose blocks were `verb` ("removed", "frozen"); the board is
+/// `puzzle`'s.
+pub(crate) fn derive(puzzle: &Puzzle, removed: &[usize], verb: &str) -> Puzzle {
     let mut counts = puzzle.counts.clone();
     for &i in removed {
         counts[puzzle.instance_type(i)] -= 1;
@@ -111,7 +120,7 @@ pub fn remove(puzzle: &Puzzle, removed: &[usize]) -> Puzzle {
         goals,
     );
     let name = format!(
-        "{} (variant: {} block(s) removed)",
+        "{} (variant: {} block(s) {verb})",
         puzzle.name.as_deref().unwrap_or("puzzle"),
         removed.len()
     );
@@ -129,7 +138,7 @@ pub fn remove(puzzle: &Puzzle, removed: &[usize]) -> Puzzle {
     );
     variant
         .metadata
-        .push(("variant".to_string(), describe(puzzle, removed)));
+        .push(("variant".to_string(), describe(puzzle, removed, verb)));
     variant.name = Some(name);
     variant
 }
@@ -158,8 +167,8 @@ pub(crate) fn goals_renumbered(
         .collect()
 }
 
-/// `a 3,1; b 4,2`: the removed blocks by id and start anchor.
-pub fn describe(puzzle: &Puzzle, removed: &[usize]) -> String {
+/// `removed a 3,1; b 4,2`: the blocks by id and start anchor, after `verb`.
+pub fn describe(puzzle: &Puzzle, removed: &[usize], verb: &str) -> String {
     let w = puzzle.board.width();
     let parts: Vec<String> = removed
         .iter()
@@ -169,7 +178,7 @@ pub fn describe(puzzle: &Puzzle, removed: &[usize]) -> String {
             format!("{id} {},{}", a / w, a % w)
         })
         .collect();
-    format!("removed {}", parts.join("; "))
+    format!("{verb} {}", parts.join("; "))
 }
 
 #[cfg(test)]
