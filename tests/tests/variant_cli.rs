@@ -427,6 +427,15 @@ fn bad_freeze_requests_are_refused_with_exit_2() {
         &full,
         &[
             (vec!["--freeze", "1,2"], "is the master"),
+            // The two `o` of row 4 stand where the goal puts the master.
+            (
+                vec!["--freeze", "4,2"],
+                "cannot be solved as written: the goal places block '@' on a wall",
+            ),
+            (
+                vec!["--freeze", "5,1", "--every", "2"],
+                "cannot be used with",
+            ),
             (vec!["--freeze", "5,2"], "no block has its anchor"),
             (
                 vec!["--freeze-area", "1,1,0,0"],

@@ -50,10 +50,10 @@ pub struct VariantArgs {
     #[arg(long, value_enum, default_value = "all")]
     pub fix: subgoals::Fix,
     /// Turn the block whose start anchor is at ROW,COL into walls where it stands; repeatable. The frozen puzzle is harder, and each of its solutions solves this puzzle as written (no block but the frozen ones is renamed or moved).
-    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals"])]
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals", "every", "fix", "json", "park_blocks"])]
     pub freeze: Vec<(usize, usize)>,
     /// Freeze every block but the master whose start cells all lie within rows R1..R2 and columns C1..C2 (inclusive); repeatable, and combines with --freeze.
-    #[arg(long, value_name = "R1,C1,R2,C2", value_parser = parse_area, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals"])]
+    #[arg(long, value_name = "R1,C1,R2,C2", value_parser = parse_area, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals", "every", "fix", "json", "park_blocks"])]
     pub freeze_area: Vec<freeze::Area>,
     /// --rank as JSON.
     #[arg(long)]

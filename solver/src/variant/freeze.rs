@@ -6,6 +6,7 @@
 //! does not need, such as the outside of a frame behind a master-only door, no
 //! longer multiply the positions (`experiments/README.md`, Ithaca's inside).
 
+use crate::formats::native;
 use crate::model::{Board, CellKind, Puzzle};
 
 use super::{derive, instance_at};
@@ -51,7 +52,20 @@ pub fn freeze(puzzle: &Puzzle, frozen: &[usize]) -> Result<Puzzle, String> {
     }
     let mut variant = derive(puzzle, frozen, "frozen");
     variant.board = Board::new(w, puzzle.board.height(), cells);
+    // Walls where blocks stood can make a puzzle no parser accepts (a goal
+    // cell walled, a slider left no room): read the variant back as a file
+    // would be, so that what is written can be solved.
+    native::parse(&native::write(&variant), "the frozen variant").map_err(|e| {
+        let why = e.to_string();
+        let why = why.rsplit_once(": ").map_or(why.as_str(), |(_, m)| m);
+        format!("freezing {} gives a puzzle that cannot be solved as written: {why}; freeze other blocks", describe_blocks(puzzle, frozen))
+    })?;
     Ok(variant)
+}
+
+/// `a 3,1; b 4,2`: the blocks by id and start anchor.
+fn describe_blocks(puzzle: &Puzzle, frozen: &[usize]) -> String {
+    super::describe(puzzle, frozen, "").trim_start().to_string()
 }
 
 /// The blocks other than the master whose every start cell lies within the
@@ -153,6 +167,25 @@ mod tests {
             .find(|&i| p.types[p.instance_type(i)].is_master)
             .unwrap();
         assert!(freeze(&p, &[master]).unwrap_err().contains("master"));
+    }
+
+    #[test]
+    fn a_block_under_a_goal_cell_stays_free() {
+        // Classic's goal puts the master on rows 4-5, columns 2-3, where the
+        // two `o` of row 4 stand at the start.
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../puzzles/klotski/classic.txt"
+        ))
+        .unwrap();
+        let p = native::parse(&text, "classic").unwrap();
+        let o = instance_at(&p, 4, 2).unwrap();
+        let err = freeze(&p, &[o]).unwrap_err();
+        assert!(
+            err.contains("freezing o 4,2 gives a puzzle that cannot be solved"),
+            "{err}"
+        );
+        assert!(err.contains("on a wall"), "{err}");
     }
 
     #[test]

@@ -87,7 +87,8 @@ pub fn instance_at(puzzle: &Puzzle, row: usize, col: usize) -> Result<usize, Str
 /// The puzzle without the block instances `removed`. A type left with no
 /// instance disappears; a goal requirement on a type that lost instances is
 /// dropped (so removing a goal block other than the master also relaxes the
-/// goal). The `optimum` metadata no longer holds and is left out.
+/// goal). The metadata measured of the puzzle (`optimum`, `measured`,
+/// `reachable`, `note`) no longer holds and is left out.
 pub fn remove(puzzle: &Puzzle, removed: &[usize]) -> Puzzle {
     derive(puzzle, removed, "removed")
 }
@@ -129,8 +130,10 @@ pub(crate) fn derive(puzzle: &Puzzle, removed: &[usize], verb: &str) -> Puzzle {
         puzzle
             .metadata
             .iter()
+            // What was measured of the puzzle (its optimum, reachable
+            // count, notes on searches) does not hold for a variant.
             .filter(|(k, _)| {
-                !["optimum", "name"]
+                !["optimum", "name", "measured", "reachable", "note"]
                     .iter()
                     .any(|n| k.eq_ignore_ascii_case(n))
             })
