@@ -19,7 +19,10 @@
 //! puzzle without a plan has no solution. Weighted A* on the master's
 //! Manhattan distance to its goal (weight 0: uniform cost, exhaustive).
 //! Keys are boxed byte strings in a `HashMap`: simple, not compact (about
-//! 200 bytes a state).
+//! 200 bytes a state). Doors are the `-` cells of the start grid and of the
+//! goal grid (which may mark one the master starts on). Refused with exit 2:
+//! more than one goal section, a fluid type that is not 1x1, boards over 384
+//! cells or with over 255 free cells (sizes and counts are bytes).
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -30,6 +33,12 @@ struct Puzzle {
     types: Vec<(char, Vec<(i32, i32)>)>,
     start: Vec<(usize, usize)>, // (type, anchor cell)
     goal_anchor: usize,
+}
+
+/// Stops with a message and exit code 2 (input this prototype does not take).
+fn fail(message: &str) -> ! {
+    eprintln!("fluid: {message}");
+    std::process::exit(2)
 }
 
 fn parse(text: &str) -> Puzzle {
@@ -88,6 +97,18 @@ fn parse(text: &str) -> Puzzle {
                 used[x] = true;
             }
             start.push((t, (r as usize) * w + c as usize));
+        }
+    }
+    // A goal grid may mark as a door a cell the master starts on: a door
+    // for every block but the master all the same.
+    if bangs.len() != 4 {
+        fail("one goal section only (a subgoal sequence is not supported)");
+    }
+    for (r, l) in goal.iter().enumerate() {
+        for (c, ch) in l.chars().enumerate() {
+            if ch == '-' {
+                kind[r * w + c] = b'-';
+            }
         }
     }
     let mut goal_anchor = usize::MAX;
@@ -160,16 +181,29 @@ fn main() {
     let fluid = args[2].chars().next().unwrap();
     let weight: f64 = args.get(3).map_or(1.0, |s| s.parse().unwrap());
     let limit: usize = args.get(4).map_or(10_000_000, |s| s.parse().unwrap());
-    let fluid_t = p.types.iter().position(|(id, _)| *id == fluid).unwrap();
+    let fluid_t = p
+        .types
+        .iter()
+        .position(|(id, _)| *id == fluid)
+        .unwrap_or_else(|| fail("no block type with that id"));
+    if p.types[fluid_t].1.len() != 1 {
+        fail("the fluid's blocks must be 1x1");
+    }
     let master_type = p.types.iter().position(|(id, _)| *id == '@').unwrap();
     let (h, w) = (p.h, p.w);
     let n = h * w;
-    assert!(n <= 384);
+    if n > 384 {
+        fail("boards of up to 384 cells");
+    }
     let mut free = [0; 6];
     for i in 0..n {
         if p.kind[i] == b'.' {
             set(&mut free, i);
         }
+    }
+    // Component sizes and unit counts are bytes.
+    if (0..n).filter(|&i| p.kind[i] == b'.').count() > 255 {
+        fail("at most 255 free cells");
     }
     let mut nbr = vec![[usize::MAX; 4]; n];
     for i in 0..n {

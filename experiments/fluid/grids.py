@@ -24,6 +24,17 @@ def load(path):
     return shapes, grid, goal
 
 
+def doors(path):
+    """Door cells: `-` in the start grid or in any goal grid (a goal grid may
+    mark as a door a cell the master starts on)."""
+    lines, bang = sections(open(path).read())
+    out = set()
+    for a, b in zip(bang[1:], bang[2:]):
+        for r, l in enumerate(lines[a + 1:b]):
+            out |= {(r, c) for c, ch in enumerate(l) if ch == '-'}
+    return out
+
+
 def blocks(shapes, grid):
     """[id, (row, col) origin, cells] per block: each unassigned cell, in
     reading order, is its shape's first cell."""

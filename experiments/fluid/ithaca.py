@@ -52,7 +52,11 @@ def verify(puzzle, sol, must_reach=True):
 
 def main():
     out_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'experiments/results/ithaca.sol')
-    tmp = tempfile.mkdtemp(prefix='ithaca-')
+    with tempfile.TemporaryDirectory(prefix='ithaca-') as tmp:
+        solve(tmp, out_path)
+
+
+def solve(tmp, out_path):
     fluid = os.path.join(tmp, 'fluid')
     run('rustc', '-O', '--edition', '2021', os.path.join(HERE, 'fluid.rs'), '-o', fluid)
     shapes, grid, goal = load(LEVEL)

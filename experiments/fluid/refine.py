@@ -11,7 +11,7 @@ import ast
 import itertools
 from collections import deque
 
-from grids import NAMES, blocks, load
+from grids import NAMES, blocks, doors, load
 
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
@@ -31,7 +31,8 @@ class Refiner:
         self.fluid = fluid
         h, w = len(grid), max(len(r) for r in grid)
         self.kind = {(r, c): (grid[r][c] if c < len(grid[r]) else ' ') for r in range(h) for c in range(w)}
-        self.kind = {p: ('#' if k == '#' else '-' if k == '-' else '.') for p, k in self.kind.items()}
+        door = doors(path)
+        self.kind = {p: ('#' if k == '#' else '-' if k == '-' or p in door else '.') for p, k in self.kind.items()}
         self.h, self.w = h, w
         text = open(path).read().split('\n')
         first = text.index('!')
