@@ -63,28 +63,26 @@ pub struct VariantArgs {
     pub output: Option<String>,
 }
 
+/// Comma-separated whole numbers, `None` unless each part is one.
+fn whole_numbers(s: &str) -> Option<Vec<usize>> {
+    s.split(',').map(|p| p.trim().parse().ok()).collect()
+}
+
 /// `ROW,COL` as two whole numbers.
 fn parse_cell(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected ROW,COL (two whole numbers, e.g. 3,1), got '{s}'");
-    let (r, c) = s.split_once(',').ok_or_else(bad)?;
-    Ok((
-        r.trim().parse().map_err(|_| bad())?,
-        c.trim().parse().map_err(|_| bad())?,
-    ))
+    match whole_numbers(s).as_deref() {
+        Some(&[r, c]) => Ok((r, c)),
+        _ => Err(format!(
+            "expected ROW,COL (two whole numbers, e.g. 3,1), got '{s}'"
+        )),
+    }
 }
 
 /// `R1,C1,R2,C2` as two corners.
 fn parse_area(s: &str) -> Result<freeze::Area, String> {
-    let bad = || {
-        format!("expected R1,C1,R2,C2 (four whole numbers: the top left and the bottom right corner, e.g. 0,0,4,9), got '{s}'")
-    };
-    let n: Vec<usize> = s
-        .split(',')
-        .map(|p| p.trim().parse().map_err(|_| bad()))
-        .collect::<Result<_, _>>()?;
-    match n[..] {
-        [r1, c1, r2, c2] => Ok(((r1, c1), (r2, c2))),
-        _ => Err(bad()),
+    match whole_numbers(s).as_deref() {
+        Some(&[r1, c1, r2, c2]) => Ok(((r1, c1), (r2, c2))),
+        _ => Err(format!("expected R1,C1,R2,C2 (four whole numbers: the top left and the bottom right corner, e.g. 0,0,4,9), got '{s}'")),
     }
 }
 

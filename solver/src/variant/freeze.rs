@@ -9,7 +9,7 @@
 use crate::formats::native;
 use crate::model::{Board, CellKind, Puzzle};
 
-use super::{derive, instance_at};
+use super::{derive, instance_at, listed};
 
 /// A rectangle of the board: its top left and its bottom right cell, each
 /// `(row, col)`, both inclusive.
@@ -55,17 +55,16 @@ pub fn freeze(puzzle: &Puzzle, frozen: &[usize]) -> Result<Puzzle, String> {
     // Walls where blocks stood can make a puzzle no parser accepts (a goal
     // cell walled, a slider left no room): read the variant back as a file
     // would be, so that what is written can be solved.
+    // The parser's message alone: its file and line are the variant's text,
+    // which the user never sees.
     native::parse(&native::write(&variant), "the frozen variant").map_err(|e| {
-        let why = e.to_string();
-        let why = why.rsplit_once(": ").map_or(why.as_str(), |(_, m)| m);
-        format!("freezing {} gives a puzzle that cannot be solved as written: {why}; freeze other blocks", describe_blocks(puzzle, frozen))
+        format!(
+            "freezing {} gives a puzzle that cannot be solved as written: {}; freeze other blocks",
+            listed(puzzle, frozen),
+            e.message
+        )
     })?;
     Ok(variant)
-}
-
-/// `a 3,1; b 4,2`: the blocks by id and start anchor.
-fn describe_blocks(puzzle: &Puzzle, frozen: &[usize]) -> String {
-    super::describe(puzzle, frozen, "").trim_start().to_string()
 }
 
 /// The blocks other than the master whose every start cell lies within the
@@ -73,8 +72,8 @@ fn describe_blocks(puzzle: &Puzzle, frozen: &[usize]) -> String {
 /// and columns inclusive), in instance order.
 pub fn within(puzzle: &Puzzle, areas: &[Area]) -> Vec<usize> {
     let w = puzzle.board.width();
-    let inside = |c: &usize| {
-        let (r, c) = (c / w, c % w);
+    let inside = |cell: &usize| {
+        let (r, c) = (cell / w, cell % w);
         areas
             .iter()
             .any(|&((r1, c1), (r2, c2))| (r1..=r2).contains(&r) && (c1..=c2).contains(&c))
@@ -102,8 +101,8 @@ pub fn chosen(
         let i = instance_at(puzzle, r, c).map_err(|m| format!("--freeze {r},{c}: {m}"))?;
         frozen.push(i);
     }
+    let (h, w) = (puzzle.board.height(), puzzle.board.width());
     for &(from, to) in areas {
-        let (h, w) = (puzzle.board.height(), puzzle.board.width());
         if from.0 > to.0 || from.1 > to.1 || to.0 >= h || to.1 >= w {
             return Err(format!(
                 "--freeze-area {},{},{},{}: expected the top left then the bottom right corner, both on the board ({h} rows, {w} columns)",
@@ -146,7 +145,7 @@ mod tests {
             .map(|i| p.start.anchors[i])
             .collect();
         let mut have = v.start.anchors.clone();
-        let mut want = kept.clone();
+        let mut want = kept;
         have.sort_unstable();
         want.sort_unstable();
         assert_eq!(have, want);

@@ -172,8 +172,13 @@ pub(crate) fn goals_renumbered(
 
 /// `removed a 3,1; b 4,2`: the blocks by id and start anchor, after `verb`.
 pub fn describe(puzzle: &Puzzle, removed: &[usize], verb: &str) -> String {
+    format!("{verb} {}", listed(puzzle, removed))
+}
+
+/// `a 3,1; b 4,2`: the block instances by id and start anchor.
+pub(crate) fn listed(puzzle: &Puzzle, instances: &[usize]) -> String {
     let w = puzzle.board.width();
-    let parts: Vec<String> = removed
+    let parts: Vec<String> = instances
         .iter()
         .map(|&i| {
             let a = puzzle.start.anchors[i] as usize;
@@ -181,7 +186,7 @@ pub fn describe(puzzle: &Puzzle, removed: &[usize], verb: &str) -> String {
             format!("{id} {},{}", a / w, a % w)
         })
         .collect();
-    format!("{verb} {}", parts.join("; "))
+    parts.join("; ")
 }
 
 #[cfg(test)]
