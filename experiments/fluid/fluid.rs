@@ -346,12 +346,11 @@ impl Model {
                 .collect();
             (a, k[2 * nb..].to_vec())
         };
-        let (a0, _) = dec(&start);
-        heap.push(Reverse((
-            (weight * self.h(&a0) as f64 * 16.0) as u64,
-            0u32,
-            0u32,
-        )));
+        // f = g + weight * h, in sixteenths so that the heap orders integers.
+        let f = |g: u32, key: &[u8]| {
+            (g as f64 * 16.0 + weight * self.h(&dec(key).0) as f64 * 16.0) as u64
+        };
+        heap.push(Reverse((f(0, &start), 0u32, 0u32)));
         let mut best = usize::MAX;
         let mut expanded = 0usize;
         let mut succ = Vec::new();
@@ -406,30 +405,21 @@ impl Model {
             self.successors(&anchors, &counts, &mut succ);
             for s in succ.drain(..) {
                 let ng = g + 1;
-                match index.get(&s) {
-                    Some(&j) if states[j as usize].2 <= ng => {}
+                let j = match index.get(&s) {
+                    Some(&j) if states[j as usize].2 <= ng => continue,
                     Some(&j) => {
                         states[j as usize].1 = id;
                         states[j as usize].2 = ng;
-                        let (a, _) = dec(&s);
-                        heap.push(Reverse((
-                            (ng as f64 * 16.0 + weight * self.h(&a) as f64 * 16.0) as u64,
-                            ng,
-                            j,
-                        )));
+                        j
                     }
                     None => {
                         let j = states.len() as u32;
-                        let (a, _) = dec(&s);
-                        heap.push(Reverse((
-                            (ng as f64 * 16.0 + weight * self.h(&a) as f64 * 16.0) as u64,
-                            ng,
-                            j,
-                        )));
                         index.insert(s.clone(), j);
-                        states.push((s, id, ng));
+                        states.push((s.clone(), id, ng));
+                        j
                     }
-                }
+                };
+                heap.push(Reverse((f(ng, &s), ng, j)));
             }
         }
         println!(

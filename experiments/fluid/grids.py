@@ -79,12 +79,10 @@ def draw(grid, blist):
     return g
 
 
-def write(path_in, path_out, grid_rows, goal_rows, note=None):
+def write(path_in, path_out, grid_rows, goal_rows):
     """PATH_IN with its start grid and goal grid replaced."""
     lines, bang = sections(open(path_in).read())
     head = lines[:bang[1] + 1]
-    if note:
-        head = ['% ' + note] + head
     # Rows keep their full width: native grids need rows of one length.
     out = head + [''.join(r) for r in grid_rows] + ['!'] + [''.join(r) for r in goal_rows] + ['!', '']
     open(path_out, 'w').write('\n'.join(out))

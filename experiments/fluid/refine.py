@@ -11,8 +11,10 @@ import ast
 import itertools
 from collections import deque
 
-from grids import NAMES, blocks, doors, load
+from grids import NAMES, blocks, doors, load, sections
 
+# Down, up, right, left: the order breaks ties among equally near cells, so it
+# decides which moves the refinement writes.
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -30,13 +32,14 @@ class Refiner:
         self.shapes, grid, _ = load(path)
         self.fluid = fluid
         h, w = len(grid), max(len(r) for r in grid)
-        self.kind = {(r, c): (grid[r][c] if c < len(grid[r]) else ' ') for r in range(h) for c in range(w)}
         door = doors(path)
-        self.kind = {p: ('#' if k == '#' else '-' if k == '-' or p in door else '.') for p, k in self.kind.items()}
-        self.h, self.w = h, w
-        text = open(path).read().split('\n')
-        first = text.index('!')
-        self.order = [l.split()[0] for l in text[first + 1:text.index('!', first + 1)]]
+
+        def kind(r, c):
+            k = grid[r][c] if c < len(grid[r]) else ' '
+            return '#' if k == '#' else '-' if k == '-' or (r, c) in door else '.'
+        self.kind = {(r, c): kind(r, c) for r in range(h) for c in range(w)}
+        lines, bang = sections(open(path).read())
+        self.order = [l.split()[0] for l in lines[bang[0] + 1:bang[1]]]
         bl = blocks(self.shapes, grid)
         self.units = {b[1] for b in bl if b[0] == fluid}
         self.big = sorted(([b[0], b[1]] for b in bl if b[0] != fluid), key=self.key)
