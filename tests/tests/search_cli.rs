@@ -776,3 +776,50 @@ fn heuristics_declared_admissible_under_a_metric_give_its_optimum() {
         );
     }
 }
+
+/// `--algorithm fluid` plans with the units as a fluid and writes real
+/// moves: on Lodzianka (4 units) and Pennant (optimum 89 steps) its
+/// solutions replay in the verifier, and Pennant's is no shorter than the
+/// optimum. A heuristic that looks at the units is refused with the fix.
+#[test]
+fn the_fluid_search_writes_solutions_the_verifier_accepts() {
+    for puzzle in [
+        "puzzles/klotski/lodzianka.txt",
+        "puzzles/klotski/pennant.txt",
+    ] {
+        let file = temp(&format!("fluid-{}.sol", puzzle.replace('/', "_")));
+        let file_s = file.to_str().unwrap();
+        let args = [
+            "solve",
+            puzzle,
+            "--json",
+            "--quiet",
+            "--algorithm",
+            "fluid",
+            "--weight",
+            "5",
+            "--solution",
+            file_s,
+        ];
+        let (code, r) = one(&args);
+        assert_eq!((code, r["status"].as_str()), (0, Some("solved")), "{r}");
+        let v = solver(&["verify", puzzle, file_s, "--json"]);
+        assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+        let replay: Value = serde_json::from_slice(&v.stdout).expect("verify --json");
+        assert_eq!(replay["steps"], r["steps"]);
+        if puzzle.contains("pennant") {
+            assert!(r["steps"].as_u64().unwrap() >= 89, "{r}");
+        }
+    }
+    let out = solver(&[
+        "solve",
+        "puzzles/klotski/lodzianka.txt",
+        "--algorithm",
+        "fluid",
+        "--heuristic",
+        "path",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--heuristic h0 or blind"), "{err}");
+}

@@ -80,19 +80,27 @@ choices! {
         /// Near-optimal bidirectional heuristic search (the goal must fix
         /// every block; the heuristic is also built toward the start).
         Nbs = "nbs",
+        /// Weighted A* over the fluid abstraction: the most numerous type of
+        /// interchangeable 1x1 blocks becomes a fluid, counted per connected
+        /// region of free cells; the plan found is refined into moves.
+        Fluid = "fluid",
     }
 }
 
 impl Algorithm {
     /// Whether the algorithm uses a heuristic (and its weight).
     pub fn informed(self) -> bool {
-        matches!(self, Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs)
+        matches!(
+            self,
+            Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs | Algorithm::Fluid
+        )
     }
 
-    /// Whether the algorithm keeps a visited set of positions (the
-    /// depth-first ones, IDA* and DFID, keep only their path).
+    /// Whether the algorithm keeps a visited set of position keys (the
+    /// depth-first ones, IDA* and DFID, keep only their path; the fluid
+    /// search stores abstract states of its own, whatever the key width).
     pub fn stores_positions(self) -> bool {
-        !matches!(self, Algorithm::Ida | Algorithm::Dfid)
+        !matches!(self, Algorithm::Ida | Algorithm::Dfid | Algorithm::Fluid)
     }
 }
 

@@ -298,17 +298,25 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
         ),
     }
     let secs = r.elapsed_ms as f64 / 1000.0;
-    outln!(
-        "  {} positions examined, {} stored, {:.3} s ({:.0} positions/s), peak {:.1} MiB, {} encoding ({} bits)",
-        r.positions_examined,
-        r.positions_stored,
-        secs,
-        r.positions_examined as f64 / secs.max(1e-6),
-        r.peak_memory_bytes as f64 / (1 << 20) as f64,
-        out.encoding,
-        out.key_bits
-    );
-    outln!("  encoding: {}", out.encoding_reason);
+    let rate = r.positions_examined as f64 / secs.max(1e-6);
+    let mib = r.peak_memory_bytes as f64 / (1 << 20) as f64;
+    if r.params.algorithm == crate::params::Algorithm::Fluid {
+        // The fluid search stores abstract states, not position keys.
+        outln!(
+            "  {} abstract states examined (units counted per region), {} stored, {secs:.3} s ({rate:.0} states/s), peak {mib:.1} MiB",
+            r.positions_examined,
+            r.positions_stored,
+        );
+    } else {
+        outln!(
+            "  {} positions examined, {} stored, {secs:.3} s ({rate:.0} positions/s), peak {mib:.1} MiB, {} encoding ({} bits)",
+            r.positions_examined,
+            r.positions_stored,
+            out.encoding,
+            out.key_bits
+        );
+        outln!("  encoding: {}", out.encoding_reason);
+    }
     if puzzle.goals.len() > 1 {
         outln!(
             "  goal sections reached: {} of {}",

@@ -303,6 +303,11 @@ impl MoveGenerator {
         self.metric
     }
 
+    /// False when instance `i` is locked in place (`--lock`).
+    pub fn movable(&self, i: usize) -> bool {
+        self.movable[i]
+    }
+
     /// True when a block of `block_type` fits at `anchor` on the empty board.
     pub fn fits(&self, block_type: usize, anchor: usize) -> bool {
         self.fits[block_type * self.cells + anchor]

@@ -28,6 +28,9 @@ pub enum SearchError {
     KeyTooWide { bits: u32, max: u32 },
     /// `--spill` with settings it cannot serve (the message says which).
     SpillUnsupported(String),
+    /// `--algorithm fluid` with a puzzle or settings it cannot serve, or a
+    /// plan it could not refine (the message says which).
+    Fluid(String),
     /// The spill folder cannot be written, or filled up (the message says
     /// which folder and what to do).
     Spill(String),
@@ -52,6 +55,7 @@ impl fmt::Display for SearchError {
             | SearchError::Heuristic(message)
             | SearchError::SpillUnsupported(message)
             | SearchError::Spill(message)
+            | SearchError::Fluid(message)
             | SearchError::NbsSetting(message) => {
                 write!(f, "{message}")
             }

@@ -11,6 +11,7 @@ pub mod count;
 mod crew;
 mod error;
 mod estimates;
+mod fluid;
 mod ida;
 mod nbs;
 pub mod path;
@@ -204,6 +205,7 @@ impl<'a> Engine<'a> {
             Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),
             Algorithm::Bidir => bidir::search(self, start),
             Algorithm::Nbs => nbs::search(self, start),
+            Algorithm::Fluid => fluid::search(self, start),
         }
     }
 

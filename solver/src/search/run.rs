@@ -238,6 +238,9 @@ pub fn solve(
     options: SolveOptions,
 ) -> Result<SolveOutput, SearchError> {
     let locked = validate(puzzle, params)?;
+    if params.algorithm == Algorithm::Fluid {
+        super::fluid::check(puzzle, params, limits, &locked)?;
+    }
     let started = std::time::Instant::now();
     let mut progress = options.progress;
     let mut kept: Vec<VisitedSet> = Vec::new();
