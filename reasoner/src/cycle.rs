@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::improve;
 use crate::interrupt::Interrupt;
-use crate::params::ParamSet;
+use crate::params::{Algorithm, ParamSet};
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
@@ -226,11 +226,15 @@ pub async fn run(
         .get(sbp_protocol::features::NUM_OF_SPACES)
         .map(|r| r.hi.round().max(1.0) as u64)
         .unwrap_or(1);
+    // A case solved by the fluid search is no use where the solver would
+    // refuse it (a puzzle without units): it is not reused there.
+    let units = found.features.fluid_units;
     let reuse: Vec<(String, ParamSet)> = found.ranked[..found.retrieved]
         .iter()
         .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+        .filter(|(_, p)| p.algorithm != Algorithm::Fluid || units >= plan::FLUID_UNITS)
         .collect();
-    let general = plan::general_settings(spaces);
+    let general = plan::general_settings(spaces, units);
     tracing::info!(
         retrieved = found.retrieved,
         best = found.ranked.first().map(|r| r.name.as_str()),

@@ -141,6 +141,15 @@ pub struct FeatureReport {
     pub puzzle: String,
     pub name: Option<String>,
     pub features: Features,
+    /// The blocks `solver solve --algorithm fluid` would treat as its fluid
+    /// (0: the solver refuses it for this puzzle). Not a feature:
+    /// similarity never sees it; the planner adds a fluid attempt by it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub fluid_units: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Deserialize)]
@@ -153,6 +162,8 @@ struct RawReport<'a> {
     features: BTreeMap<String, &'a RawValue>,
     #[serde(default, borrow)]
     search_space_log10: Option<&'a RawValue>,
+    #[serde(default)]
+    fluid_units: u64,
 }
 
 /// Reads the JSON printed by `solver features PUZZLE --json`.
@@ -222,6 +233,7 @@ pub fn parse_report(text: &str) -> Result<FeatureReport, String> {
         puzzle: raw.puzzle,
         name: raw.name,
         features,
+        fluid_units: raw.fluid_units,
     })
 }
 

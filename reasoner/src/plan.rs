@@ -20,7 +20,8 @@
 //!
 //! Reuse waves run the retrieved cases' parameter sets, most similar first;
 //! then waves of the general settings (phase `general`,
-//! [`general_settings`]: the thesis's four of §8.2, then our A* on `path`),
+//! [`general_settings`]: the thesis's four of §8.2, then our A* on `path`,
+//! and on puzzles with units the fluid search),
 //! so that a puzzle unlike every case still gets the settings that work
 //! across the collection before the proximity search. With an empty case
 //! base the cycle starts from them. A set whose cutoff lies below the known
@@ -197,13 +198,40 @@ pub fn route_setting() -> (String, ParamSet) {
     )
 }
 
+/// Fewest units (`solver features`' `fluid_units`) for which the general
+/// settings include [`fluid_setting`]: a fluid of one block is no fluid.
+pub const FLUID_UNITS: u64 = 2;
+
+/// Our general setting for puzzles with units (interchangeable 1x1 blocks):
+/// weighted A* over the fluid abstraction (`solver --algorithm fluid`),
+/// weight 10. On the GNOME levels it plans Shark in 1.1M abstract states
+/// (4.3 s) and Pelopones in 1.0M (3.9 s), where the reasoner's other
+/// settings took 1085 s and 378 s (`experiments/hard-full.md`); weight 5
+/// needed 5.5M on Pelopones, more than an attempt's default limit.
+pub fn fluid_setting() -> (String, ParamSet) {
+    (
+        "general: fluid w10".to_string(),
+        ParamSet {
+            algorithm: Algorithm::Fluid,
+            weight: 10.0,
+            ..ParamSet::default()
+        }
+        .with("resting", Value::Text("off".into())),
+    )
+}
+
 /// The general settings, tried in waves of their own after the retrieved
 /// cases' (see [`Planner::with_general`]): the thesis's four, whose BFS
-/// gives easy puzzles their optimal solutions, then ours. With an empty case
-/// base the cycle starts from them.
-pub fn general_settings(spaces: u64) -> Vec<(String, ParamSet)> {
+/// gives easy puzzles their optimal solutions, then ours: A* on `path`,
+/// and on a puzzle with at least [`FLUID_UNITS`] units (`units`, from
+/// `solver features`) the fluid search. With an empty case base the cycle
+/// starts from them.
+pub fn general_settings(spaces: u64, units: u64) -> Vec<(String, ParamSet)> {
     let mut list = standard_settings(spaces);
     list.push(route_setting());
+    if units >= FLUID_UNITS {
+        list.push(fluid_setting());
+    }
     list
 }
 
@@ -460,7 +488,11 @@ impl Planner {
             .enumerate()
             .filter(|(_, i)| i.proximity);
         ops.extend(varied.map(|(k, _)| Op::Pruning(k)));
-        if p.algorithm.informed() {
+        if p.algorithm == Algorithm::Fluid {
+            // The fluid search estimates with the goal blocks alone (`h0`):
+            // other heuristics are refused, so only its weight varies.
+            ops.push(Op::Weight);
+        } else if p.algorithm.informed() {
             ops.extend([Op::Heuristic, Op::Weight]);
             let options = self.space.options_of(&p.heuristic);
             ops.extend(
@@ -596,6 +628,50 @@ mod tests {
             standard_settings(4)[3].1.settings.get("h2"),
             Some(&Value::Reals(vec![6.0, 64.0, 2.0]))
         );
+    }
+
+    #[test]
+    fn the_fluid_setting_comes_last_and_only_where_there_are_units() {
+        let names = |units| -> Vec<String> {
+            general_settings(4, units)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        assert_eq!(names(0).len(), 5);
+        assert_eq!(names(1), names(0));
+        let with = names(FLUID_UNITS);
+        assert_eq!(with[..5], names(0)[..]);
+        assert_eq!(with[5], "general: fluid w10");
+        let (_, p) = fluid_setting();
+        assert_eq!(fixture().validate(&p), Ok(()));
+        assert_eq!(p.heuristic.name(), "h0");
+    }
+
+    /// The solver refuses the fluid search with any heuristic but `h0` and
+    /// `blind`: proximity drawn from a fluid set keeps `h0` (its weight
+    /// varies, or it becomes A* or BFS).
+    #[test]
+    fn proposals_from_a_fluid_set_never_change_its_heuristic() {
+        let (_, fluid) = fluid_setting();
+        let config = SearchConfig::default();
+        let reuse = vec![("fluid".to_string(), fluid)];
+        let mut p = Planner::new(5, config, reuse, 40, 4, 3).with_space(space());
+        let mut weights = std::collections::BTreeSet::new();
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in w {
+                if a.params.algorithm == Algorithm::Fluid {
+                    assert_eq!(a.params.heuristic.name(), "h0", "{}", a.params);
+                    weights.insert(a.params.weight.to_bits());
+                }
+                p.learn(&a, &result(RunStatus::LimitReached, Some(3), Some(10)));
+            }
+        }
+        assert!(weights.len() > 1, "the weight varies");
     }
 
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {

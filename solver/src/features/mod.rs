@@ -120,6 +120,10 @@ pub struct Features {
     pub slider_share: f64,
     pub goal_blocks: u64,
     pub largest_block_to_spaces: f64,
+    /// The blocks `--algorithm fluid` would treat as its fluid (the fewest
+    /// over the goal sections; 0 where some section has none): not a
+    /// feature similarity compares, a fact the reasoner plans by.
+    pub fluid_units: u64,
     pub options: FeatureOptions,
 }
 
@@ -193,8 +197,22 @@ pub fn extract(puzzle: &Puzzle, options: &FeatureOptions) -> Features {
         slider_share: share(sliders),
         goal_blocks,
         largest_block_to_spaces: largest as f64 / spaces.max(1) as f64,
+        fluid_units: fluid_units(puzzle),
         options: *options,
     }
+}
+
+/// See [`Features::fluid_units`].
+fn fluid_units(puzzle: &Puzzle) -> u64 {
+    puzzle
+        .goals
+        .iter()
+        .map(|g| {
+            let named = |t| g.requirements.iter().any(|r| r.block_type == t);
+            crate::search::fluid::unit_type(puzzle, named, &[]).map_or(0, |t| puzzle.counts[t])
+        })
+        .min()
+        .unwrap_or(0) as u64
 }
 
 /// Empty free cells of the start position (doors excluded, as in h1).

@@ -130,6 +130,10 @@ pub struct FeaturesRecord {
     pub budget_work: u64,
     #[serde(default)]
     pub packing_calls: u64,
+    /// Blocks `--algorithm fluid` would treat as its fluid (0: it refuses
+    /// the puzzle); see [`super::Features::fluid_units`].
+    #[serde(default)]
+    pub fluid_units: u64,
 }
 
 impl Features {
@@ -178,6 +182,7 @@ impl Features {
             budget_bytes: self.options.budget_bytes,
             budget_work: self.options.budget_work,
             packing_calls: self.options.packing_calls,
+            fluid_units: self.fluid_units,
         }
     }
 

@@ -11,7 +11,7 @@ pub mod count;
 mod crew;
 mod error;
 mod estimates;
-mod fluid;
+pub mod fluid;
 mod ida;
 mod nbs;
 pub mod path;
