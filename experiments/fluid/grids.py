@@ -1,9 +1,8 @@
-"""Native-format grids for the fluid experiment: read a puzzle's blocks, replay
+"""Native-format grids for `ithaca.py`: read a puzzle's blocks, replay
 solution lines on them, and write a position back as a puzzle. Plain Python;
 the solver's own `verify` checks every result."""
 
 MOVES = {'U': (-1, 0), 'D': (1, 0), 'L': (0, -1), 'R': (0, 1)}
-NAMES = {d: n for n, d in MOVES.items()}
 
 
 def sections(text):
@@ -22,17 +21,6 @@ def load(path):
     grid = [list(l) for l in lines[bang[1] + 1:bang[2]]]
     goal = [list(l) for l in lines[bang[2] + 1:bang[3]]]
     return shapes, grid, goal
-
-
-def doors(path):
-    """Door cells: `-` in the start grid or in any goal grid (a goal grid may
-    mark as a door a cell the master starts on)."""
-    lines, bang = sections(open(path).read())
-    out = set()
-    for a, b in zip(bang[1:], bang[2:]):
-        for r, l in enumerate(lines[a + 1:b]):
-            out |= {(r, c) for c, ch in enumerate(l) if ch == '-'}
-    return out
 
 
 def blocks(shapes, grid):

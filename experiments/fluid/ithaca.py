@@ -7,9 +7,9 @@ parts, each checked by `solver verify`, and writes the whole solution.
    --freeze-area` turns everything outside the frame into walls; the goal is
    set one step before the door (the master's origin at row 5, column 4;
    every way out passes there). The 19 units `A` are what stop every search
-   on it (`experiments/README.md`), so `fluid` (this folder) searches an
-   exact abstraction in which they are a fluid, and `refine.py` turns its
-   plan into moves.
+   on positions (`experiments/README.md`), so the solver's `--algorithm
+   fluid` (weight 10) plans on the abstraction in which they are a fluid
+   and refines the plan into moves.
 2. The way out: with the inside walled but for the corner by the door and
    the master placed there, the blocks above and right of the bottom rows
    frozen, BFS finds how `t`, `v`, `r`, `s`, `A`, then `j` and `g` make
@@ -18,7 +18,7 @@ parts, each checked by `solver verify`, and writes the whole solution.
    whole level.
 
 Usage: python3 experiments/fluid/ithaca.py [OUT] (default
-experiments/results/ithaca.sol); needs target/release/solver and rustc.
+experiments/results/ithaca.sol); needs target/release/solver.
 """
 import os
 import subprocess
@@ -28,7 +28,6 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from grids import blocks, draw, load, master_goal, replay, write  # noqa: E402
-from refine import refine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SOLVER = os.path.join(ROOT, 'target/release/solver')
@@ -57,8 +56,6 @@ def main():
 
 
 def solve(tmp, out_path):
-    fluid = os.path.join(tmp, 'fluid')
-    run('rustc', '-O', '--edition', '2021', os.path.join(HERE, 'fluid.rs'), '-o', fluid)
     shapes, grid, goal = load(LEVEL)
 
     # 1. The inside.
@@ -70,12 +67,11 @@ def solve(tmp, out_path):
     _, fgrid, _ = load(frozen)
     inside = os.path.join(tmp, 'inside.txt')
     write(frozen, inside, fgrid, master_goal(fgrid, shapes, DOOR_CORNER))
-    plan = run(fluid, inside, 'A', '10', '20000000').splitlines()
-    print('  ' + plan[0])
-    moves = refine(inside, 'A', plan)
     part1 = os.path.join(tmp, 'inside.sol')
-    open(part1, 'w').write('\n'.join(moves) + '\n')
+    print('  ' + run(SOLVER, 'solve', inside, '--algorithm', 'fluid', '--weight', '10', '--quiet',
+                     '--solution', part1).splitlines()[0])
     verify(inside, part1)
+    moves = open(part1).read().split('\n')[:-1]
 
     # 2. The way out, on the outside with the master in the door's corner.
     out_only = os.path.join(tmp, 'out_frozen.txt')

@@ -456,8 +456,8 @@ fn bad_freeze_requests_are_refused_with_exit_2() {
 
 /// GNOME Klotski's Ithaca, marked SOLVEME in GNOME's source, has a
 /// solution: `experiments/fluid/ithaca.py` found the one committed in
-/// `experiments/results/ithaca.sol` (the inside by the units-as-fluid
-/// abstraction, the way out by BFS on a frozen variant, the rest by A*).
+/// `experiments/results/ithaca.sol` (the inside by `solver solve
+/// --algorithm fluid`, the way out by BFS on a frozen variant, the rest by A*).
 /// The verifier replays it against the level as bundled.
 #[test]
 fn the_committed_ithaca_solution_replays_in_the_verifier() {
@@ -466,6 +466,6 @@ fn the_committed_ithaca_solution_replays_in_the_verifier() {
     let sol = root.join("experiments/results/ithaca.sol");
     let replay = verify(level.to_str().unwrap(), sol.to_str().unwrap());
     assert_eq!(replay["valid"], true, "{replay}");
-    assert_eq!(replay["steps"], 423, "{replay}");
-    assert_eq!(replay["moves"], 364, "{replay}");
+    assert_eq!(replay["steps"], 367, "{replay}");
+    assert_eq!(replay["moves"], 304, "{replay}");
 }
