@@ -95,6 +95,10 @@ pub struct Engine<'a> {
     pub left_behind: Option<(VisitedSet, path::Recorded)>,
     /// Keep the visited set for [`best::nearest`] (`--best-out`).
     pub keep_for_best: bool,
+    /// Under `keep_for_best`, paths from the start to the best positions
+    /// of an algorithm that keeps no visited set of keys (the fluid
+    /// search), nearest first: `--best-out` takes them instead.
+    pub best_paths: Vec<Vec<State>>,
     pub progress: Progress,
     /// False when counting: no position is a goal, the search runs until exhausted.
     pub goal_enabled: bool,
@@ -173,6 +177,7 @@ impl<'a> Engine<'a> {
             forbidden: &[],
             left_behind: None,
             keep_for_best: false,
+            best_paths: Vec::new(),
             progress,
             goal_enabled: true,
             measure_distance: true,

@@ -344,7 +344,25 @@ fn restarts(
     before: &[SolutionMove],
 ) -> Vec<Restart> {
     let Some((set, recorded)) = engine.left_behind.take() else {
-        return Vec::new();
+        let paths = std::mem::take(&mut engine.best_paths);
+        return paths
+            .into_iter()
+            .take(count)
+            .filter_map(|path| {
+                let last = path.last()?;
+                let (distance, position) = (
+                    engine.geometry.goal_distance(last),
+                    last.to_position(engine.puzzle),
+                );
+                let lines = super::path::lines(engine, &path);
+                Some(Restart {
+                    distance,
+                    position,
+                    goals_reached,
+                    lines: merge_runs(before.iter().cloned().chain(lines).collect()),
+                })
+            })
+            .collect();
     };
     super::best::nearest(engine, &set, start, recorded, count)
         .into_iter()

@@ -103,6 +103,10 @@ pub fn check(
     Ok(())
 }
 
+/// Best positions kept for `--best-out`: the first examined at the least
+/// goal distance (each is refined into moves when the search stops).
+const BEST: usize = 8;
+
 /// One entry of the open list: lowest `f` first, then the deepest, then
 /// the first stored (so that the order, and the plan, is deterministic).
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -152,6 +156,8 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     });
     let mut successors: Vec<u16> = Vec::new();
     let mut ends: Vec<usize> = Vec::new();
+    // The first states examined at the least goal distance (`--best-out`).
+    let mut best: (u32, Vec<u32>) = (u32::MAX, Vec::new());
     let ending = loop {
         let Some(Open {
             f,
@@ -169,6 +175,11 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         let (h, _) = estimate(e, &fluid, &key, &mut scratch);
         e.progress.bound = f.0;
         e.examine_at(h);
+        if h < best.0 {
+            best = (h, vec![id]);
+        } else if h == best.0 && best.1.len() < BEST {
+            best.1.push(id);
+        }
         let memory = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
         if let Some(limit) = e.over_limit(memory) {
             break Ending::Stopped(limit);
@@ -211,6 +222,18 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
             });
         }
     };
+    if e.keep_for_best && !matches!(ending, Ending::Found(_)) {
+        for id in best.1 {
+            let plan: Vec<Vec<u16>> = table
+                .path(id)
+                .iter()
+                .map(|&s| table.key(s).to_vec())
+                .collect();
+            if let Ok(path) = refine::refine(e, &mut fluid, start, &plan) {
+                e.best_paths.push(path);
+            }
+        }
+    }
     e.stats.stored = table.len() as u64;
     let memory = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
     e.stats.peak_memory = e.stats.peak_memory.max(memory);
@@ -331,6 +354,40 @@ a
         };
         let err = check(&puzzle, &params, &Limits::default(), &[]).err();
         assert!(matches!(err, Some(SearchError::Fluid(ref m)) if m.contains("--metric steps")));
+    }
+
+    /// Stopped early, the search hands its nearest states, refined into
+    /// moves, to `--best-out`: each path replays to its position.
+    #[test]
+    fn the_best_states_of_a_stopped_search_become_positions_with_their_moves() {
+        let puzzle = native::parse(POCKET, "t").unwrap();
+        let params = SearchParams {
+            algorithm: Algorithm::Fluid,
+            heuristic: Heuristic::new("h0"),
+            ..SearchParams::default()
+        };
+        let limits = Limits {
+            max_positions: Some(3),
+            ..Limits::default()
+        };
+        let options = SolveOptions {
+            progress: Progress::disabled(),
+            best: 2,
+            held: None,
+        };
+        let out = solve(&puzzle, &params, &limits, options).unwrap();
+        assert_eq!(out.status, Status::LimitReached);
+        assert!(!out.best.is_empty() && out.best.len() <= 2);
+        for b in &out.best {
+            let replay = crate::verify::replay(&puzzle, &b.lines).expect("legal moves");
+            assert_eq!(replay.final_position, b.position);
+            assert!(
+                b.distance < out.start_distance,
+                "{} of {}",
+                b.distance,
+                out.start_distance
+            );
+        }
     }
 
     /// A random small puzzle: a walled box with a few inner walls, maybe a
