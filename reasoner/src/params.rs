@@ -144,6 +144,18 @@ impl Default for ParamSet {
 }
 
 impl ParamSet {
+    /// The set as a search on positions: a fluid set becomes A* with the
+    /// same heuristic and weight, others stay as they are. For puzzles
+    /// whose goals may name every type (subgoal sections fixing all blocks,
+    /// parked blocks), which `--algorithm fluid` refuses when they name its
+    /// units.
+    pub fn on_positions(mut self) -> ParamSet {
+        if self.algorithm == Algorithm::Fluid {
+            self.algorithm = Algorithm::Astar;
+        }
+        self
+    }
+
     /// This set with `key` set to `value` (see [`Settings::set`]).
     pub fn with(mut self, key: &str, value: Value) -> ParamSet {
         self.settings.set(key, Some(value));
@@ -310,5 +322,20 @@ mod tests {
                 "steps"
             ]
         );
+    }
+
+    #[test]
+    fn a_fluid_set_runs_on_positions_as_a_star_with_its_heuristic_and_weight() {
+        let fluid = ParamSet {
+            algorithm: Algorithm::Fluid,
+            heuristic: Heuristic::new("path"),
+            weight: 3.0,
+            ..ParamSet::default()
+        };
+        let astar = fluid.clone().on_positions();
+        assert_eq!(astar.algorithm, Algorithm::Astar);
+        assert_eq!((astar.heuristic.name(), astar.weight), ("path", 3.0));
+        let bfs = ParamSet::default();
+        assert_eq!(bfs.clone().on_positions(), bfs);
     }
 }

@@ -88,9 +88,12 @@ pub async fn phase(
             blocks,
         })
         .collect();
-    if ctx.space.normalized(near.params.clone()) != setting {
+    // A fluid attempt's parameters park as A* (a parked unit would be named
+    // by a goal section, which the fluid search refuses).
+    let near_params = near.params.clone().on_positions();
+    if ctx.space.normalized(near_params.clone()) != setting {
         chains.push(Chain {
-            params: near.params.clone(),
+            params: near_params,
             best: Some(best_file(runner, puzzle, near.index)),
             from: Some(near.index),
             blocks: 1,

@@ -236,6 +236,16 @@ pub fn general_settings(spaces: u64, units: u64) -> Vec<(String, ParamSet)> {
     list
 }
 
+/// One unit change of a parameter set (see [`Planner::mutate`]).
+#[derive(Clone)]
+enum Op {
+    Algorithm,
+    Pruning(usize),
+    Heuristic,
+    Weight,
+    Option(OptionInfo),
+}
+
 /// Plans the attempts of one cycle.
 pub struct Planner {
     rng: ChaCha8Rng,
@@ -469,19 +479,18 @@ impl Planner {
         }
     }
 
-    /// One random unit change of one parameter: the algorithm, a pruning the
-    /// solver lets the proximity search vary, and with an informed algorithm
-    /// the heuristic, the weight or one of the heuristic's varied options.
-    fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
-        #[derive(Clone)]
-        enum Op {
-            Algorithm,
-            Pruning(usize),
-            Heuristic,
-            Weight,
-            Option(OptionInfo),
-        }
+    /// The unit changes [`Planner::mutate`] draws from for `p`: the
+    /// algorithm; a pruning the solver lets the proximity search vary; with
+    /// an informed algorithm the heuristic, the weight and the heuristic's
+    /// varied options. The fluid search applies no prunings and reads its
+    /// heuristic on positions without the units (the solver refuses most),
+    /// so a fluid set varies its algorithm and weight only.
+    fn operations(&self, p: &ParamSet) -> Vec<Op> {
         let mut ops = vec![Op::Algorithm];
+        if p.algorithm == Algorithm::Fluid {
+            ops.push(Op::Weight);
+            return ops;
+        }
         let varied = self
             .space
             .prunings
@@ -489,11 +498,7 @@ impl Planner {
             .enumerate()
             .filter(|(_, i)| i.proximity);
         ops.extend(varied.map(|(k, _)| Op::Pruning(k)));
-        if p.algorithm == Algorithm::Fluid {
-            // The fluid search reads its heuristic on positions without
-            // the units, so the solver refuses most: only its weight varies.
-            ops.push(Op::Weight);
-        } else if p.algorithm.informed() {
+        if p.algorithm.informed() {
             ops.extend([Op::Heuristic, Op::Weight]);
             let options = self.space.options_of(&p.heuristic);
             ops.extend(
@@ -503,6 +508,14 @@ impl Planner {
                     .map(Op::Option),
             );
         }
+        ops
+    }
+
+    /// One random unit change of one parameter: the algorithm, a pruning the
+    /// solver lets the proximity search vary, and with an informed algorithm
+    /// the heuristic, the weight or one of the heuristic's varied options.
+    fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
+        let ops = self.operations(&p);
         match ops[self.rng.gen_range(0..ops.len())].clone() {
             Op::Algorithm => {
                 p.algorithm = if p.algorithm == Algorithm::Astar {
@@ -649,16 +662,17 @@ mod tests {
         assert_eq!(p.heuristic.name(), "path");
     }
 
-    /// The solver refuses the fluid search with most heuristics: proximity
-    /// drawn from a fluid set keeps its heuristic (its weight varies, or it
-    /// becomes A* or BFS).
+    /// The solver refuses the fluid search with most heuristics and it
+    /// applies no prunings: proximity drawn from a fluid set keeps its
+    /// heuristic and varies its weight (or it becomes A* or BFS), never
+    /// proposing the same fluid search twice.
     #[test]
     fn proposals_from_a_fluid_set_never_change_its_heuristic() {
         let (_, fluid) = fluid_setting();
         let config = SearchConfig::default();
         let reuse = vec![("fluid".to_string(), fluid)];
         let mut p = Planner::new(5, config, reuse, 40, 4, 3).with_space(space());
-        let mut weights = std::collections::BTreeSet::new();
+        let mut weights = Vec::new();
         loop {
             let w = p.next_wave();
             if w.is_empty() {
@@ -667,7 +681,10 @@ mod tests {
             for a in w {
                 if a.params.algorithm == Algorithm::Fluid {
                     assert_eq!(a.params.heuristic.name(), "path", "{}", a.params);
-                    weights.insert(a.params.weight.to_bits());
+                    // No pruning (the search applies none), so no run repeats another.
+                    assert_eq!(p.space().normalized(a.params.clone()), a.params);
+                    assert!(!weights.contains(&a.params.weight), "{}", a.params);
+                    weights.push(a.params.weight);
                 }
                 p.learn(&a, &result(RunStatus::LimitReached, Some(3), Some(10)));
             }

@@ -40,7 +40,7 @@ use sbp_protocol::pruning::{PruningInfo, PruningKind, Setting};
 use sbp_protocol::{HeuristicInfo, OptionInfo, Value, Vary};
 use serde::Deserialize;
 
-use crate::params::{Heuristic, ParamSet, Settings};
+use crate::params::{Algorithm, Heuristic, ParamSet, Settings};
 
 /// Cost of turning a cutoff pruning (the space value) on or off.
 pub const CUTOFF_TOGGLE: f64 = 2.0;
@@ -116,7 +116,8 @@ impl Space {
     /// carries the default heuristic and weight; only the options of the
     /// set's heuristic are kept, each with its value or default; every
     /// registered pruning's setting follows, cutoffs and switches only when
-    /// on. Options first, then prunings, each in declaration order.
+    /// on, except under the fluid search, which applies none. Options
+    /// first, then prunings, each in declaration order.
     pub fn normalized(&self, mut p: ParamSet) -> ParamSet {
         if !p.algorithm.informed() {
             p.heuristic = Heuristic::default();
@@ -126,8 +127,10 @@ impl Space {
         for o in self.options_of(&p.heuristic) {
             settings.set(&o.key(), Space::option_value(o, &p));
         }
-        for info in &self.prunings {
-            settings.set(&info.json, Space::stored(&Space::setting(info, &p)));
+        if p.algorithm != Algorithm::Fluid {
+            for info in &self.prunings {
+                settings.set(&info.json, Space::stored(&Space::setting(info, &p)));
+            }
         }
         p.settings = settings;
         p

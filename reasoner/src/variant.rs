@@ -185,6 +185,9 @@ async fn try_recipe(
         }
     };
     let limits = ctx.config.phase_limits();
+    // The sections may name every type, units too, which the fluid search
+    // refuses: its parameters run as A* there.
+    let params = params.on_positions();
     let mut sets = vec![params.clone()];
     let space = ctx.space;
     if space.normalized(params.clone()) != space.normalized(ParamSet::default()) {

@@ -208,8 +208,7 @@ fn fluid_units(puzzle: &Puzzle) -> u64 {
         .goals
         .iter()
         .map(|g| {
-            let named = |t| g.requirements.iter().any(|r| r.block_type == t);
-            crate::search::fluid::unit_type(puzzle, named, &[]).map_or(0, |t| puzzle.counts[t])
+            crate::search::fluid::unit_type_for(puzzle, g, &[]).map_or(0, |t| puzzle.counts[t])
         })
         .min()
         .unwrap_or(0) as u64

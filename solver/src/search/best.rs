@@ -29,6 +29,25 @@ pub struct BestPosition {
     pub lines: Vec<SolutionMove>,
 }
 
+/// Up to `count` of the best positions an algorithm without a visited set
+/// of keys handed over as paths ([`Engine::best_paths`]: the fluid search),
+/// in its order.
+pub fn handed_over(e: &mut Engine, count: usize) -> Vec<BestPosition> {
+    let paths = std::mem::take(&mut e.best_paths);
+    paths
+        .into_iter()
+        .take(count)
+        .filter_map(|path| {
+            let last = path.last()?;
+            Some(BestPosition {
+                distance: e.geometry.goal_distance(last),
+                position: last.to_position(e.puzzle),
+                lines: lines(e, &path),
+            })
+        })
+        .collect()
+}
+
 /// Up to `count` stored positions of least goal distance, diverse (each
 /// differs from every other chosen one in at least two blocks' places, as
 /// long as enough do), nearest first, with their paths from `start`.

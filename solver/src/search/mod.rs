@@ -95,6 +95,8 @@ pub struct Engine<'a> {
     pub left_behind: Option<(VisitedSet, path::Recorded)>,
     /// Keep the visited set for [`best::nearest`] (`--best-out`).
     pub keep_for_best: bool,
+    /// How many best positions `--best-out` asks for.
+    pub best_count: usize,
     /// Under `keep_for_best`, paths from the start to the best positions
     /// of an algorithm that keeps no visited set of keys (the fluid
     /// search), nearest first: `--best-out` takes them instead.
@@ -177,6 +179,7 @@ impl<'a> Engine<'a> {
             forbidden: &[],
             left_behind: None,
             keep_for_best: false,
+            best_count: 0,
             best_paths: Vec::new(),
             progress,
             goal_enabled: true,

@@ -257,6 +257,7 @@ pub fn solve(
         let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress, held);
         let mut engine = checked(engine, params)?;
         engine.keep_for_best = options.best > 0;
+        engine.best_count = options.best;
         engine.forbidden = &kept;
         let start = current
             .take()
@@ -343,29 +344,11 @@ fn restarts(
     goals_reached: usize,
     before: &[SolutionMove],
 ) -> Vec<Restart> {
-    let Some((set, recorded)) = engine.left_behind.take() else {
-        let paths = std::mem::take(&mut engine.best_paths);
-        return paths
-            .into_iter()
-            .take(count)
-            .filter_map(|path| {
-                let last = path.last()?;
-                let (distance, position) = (
-                    engine.geometry.goal_distance(last),
-                    last.to_position(engine.puzzle),
-                );
-                let lines = super::path::lines(engine, &path);
-                Some(Restart {
-                    distance,
-                    position,
-                    goals_reached,
-                    lines: merge_runs(before.iter().cloned().chain(lines).collect()),
-                })
-            })
-            .collect();
+    let best = match engine.left_behind.take() {
+        Some((set, recorded)) => super::best::nearest(engine, &set, start, recorded, count),
+        None => super::best::handed_over(engine, count),
     };
-    super::best::nearest(engine, &set, start, recorded, count)
-        .into_iter()
+    best.into_iter()
         .map(|b| Restart {
             distance: b.distance,
             position: b.position,

@@ -26,19 +26,18 @@
 //! on the positions did not solve within millions, are planned in seconds
 //! (`experiments/README.md`).
 
+mod astar;
 mod model;
 mod refine;
 mod table;
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use super::{Ending, Engine, SearchError};
+use crate::geometry::Geometry;
 use crate::model::{Goal, Puzzle};
-use crate::moves::{State, NO_OWNER};
+use crate::moves::State;
 use crate::params::{Limits, Metric, SearchParams};
-use model::Fluid;
-use table::{Stored, Table, NO_PARENT};
 
 /// The heuristics the search can evaluate on an abstract state: those that
 /// look at the goal blocks' places and at the cells the other blocks cover,
@@ -67,10 +66,16 @@ pub fn unit_type(
         .min_by_key(|&t| (Reverse(puzzle.counts[t]), t))
 }
 
+/// The type that becomes the fluid under `goal` ([`unit_type`]).
+pub fn unit_type_for(puzzle: &Puzzle, goal: &Goal, locked: &[usize]) -> Option<usize> {
+    let named = |t| goal.requirements.iter().any(|r| r.block_type == t);
+    unit_type(puzzle, named, locked)
+}
+
 /// Refuses what the fluid search cannot serve: a puzzle without units
-/// under some goal section, `--metric moves`, a heuristic that looks at
-/// more than the goal blocks, `--max-length` (its plan's length is not
-/// the solution's).
+/// under some goal section, `--metric moves`, a heuristic that reads the
+/// units, `--max-length` (its plan's length is not the solution's), and
+/// prunings (it applies none).
 pub fn check(
     puzzle: &Puzzle,
     params: &SearchParams,
@@ -95,165 +100,38 @@ pub fn check(
             "--algorithm fluid does not bound the solution's length: drop --max-length, or use --algorithm bfs or astar".into(),
         );
     }
-    if puzzle.goals.iter().any(|g: &Goal| {
-        let named = |t| g.requirements.iter().any(|r| r.block_type == t);
-        unit_type(puzzle, named, locked).is_none()
-    }) {
+    if puzzle
+        .goals
+        .iter()
+        .any(|g| unit_type_for(puzzle, g, locked).is_none())
+    {
         return refuse(
             "--algorithm fluid needs a type of 1x1 blocks that move freely (not the master, not sliders, not locked, not named by a goal): this puzzle has none; use --algorithm astar".into(),
         );
     }
+    let prunings = crate::pruning::build(params, &Geometry::new(puzzle, puzzle.goals.first()));
+    if !prunings.is_empty() {
+        return refuse(format!(
+            "--algorithm fluid applies no prunings: drop {}",
+            prunings.names().join(", ")
+        ));
+    }
     Ok(())
 }
 
-/// Best positions kept for `--best-out`: the first examined at the least
-/// goal distance (each is refined into moves when the search stops).
-const BEST: usize = 8;
-
-/// One entry of the open list: lowest `f` first, then the deepest, then
-/// the first stored (so that the order, and the plan, is deterministic).
-#[derive(PartialEq, Eq, PartialOrd, Ord)]
-struct Open {
-    f: Reverse<u64>,
-    g: u32,
-    id: Reverse<u32>,
-}
-
 /// Plans on the abstraction from `start`, and refines the plan into the
-/// positions from `start` to a goal position.
+/// positions from `start` to a goal position ([`astar::search`]).
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     let range = |t| e.puzzle.type_range(t);
     let locked: Vec<usize> = (0..e.puzzle.types.len())
         .filter(|&t| !range(t).is_empty() && !e.moves.movable(range(t).start))
         .collect();
     let named = |t| !range(t).is_empty() && e.geometry.in_goal(range(t).start);
-    let Some(unit) = unit_type(e.puzzle, named, &locked) else {
-        return Ending::Failed(SearchError::Fluid(
+    match unit_type(e.puzzle, named, &locked) {
+        Some(unit) => astar::search(e, start, unit),
+        None => Ending::Failed(SearchError::Fluid(
             "--algorithm fluid found no type of units in this goal section".into(),
-        ));
-    };
-    let mut fluid = Fluid::new(e.puzzle, unit);
-    let mut table = Table::new();
-    let mut key = Vec::new();
-    fluid.key_of(&e.moves, start, &mut key);
-    table.insert(&key, NO_PARENT, 0);
-    let weight = e.params.weight;
-    let mut heuristic = crate::heuristics::build(&e.params, e.puzzle, &e.geometry);
-    let mut scratch = start.clone();
-    // The goal distance (for the report's best distance) and the weighted
-    // estimate of an abstract state, read on its big blocks alone.
-    let mut estimate = |e: &Engine, fluid: &Fluid, key: &[u16], scratch: &mut State| {
-        place(e, fluid, key, scratch);
-        let h = heuristic.estimate(scratch);
-        let weighted = (weight * h as f64).round().max(0.0) as u64;
-        (e.geometry.goal_distance(scratch), weighted)
-    };
-    let mut open = BinaryHeap::new();
-    let (_, h0) = estimate(e, &fluid, &key, &mut scratch);
-    open.push(Open {
-        f: Reverse(h0),
-        g: 0,
-        id: Reverse(0),
-    });
-    let mut successors: Vec<u16> = Vec::new();
-    let mut ends: Vec<usize> = Vec::new();
-    // The first states examined at the least goal distance (`--best-out`).
-    let mut best: (u32, Vec<u32>) = (u32::MAX, Vec::new());
-    let ending = loop {
-        let Some(Open {
-            f,
-            g,
-            id: Reverse(id),
-        }) = open.pop()
-        else {
-            break Ending::Exhausted;
-        };
-        if table.cost(id) < g {
-            continue; // reached more cheaply since
-        }
-        key.clear();
-        key.extend_from_slice(table.key(id));
-        let (h, _) = estimate(e, &fluid, &key, &mut scratch);
-        e.progress.bound = f.0;
-        e.examine_at(h);
-        if h < best.0 {
-            best = (h, vec![id]);
-        } else if h == best.0 && best.1.len() < BEST {
-            best.1.push(id);
-        }
-        let memory = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
-        if let Some(limit) = e.over_limit(memory) {
-            break Ending::Stopped(limit);
-        }
-        if e.is_goal(&scratch) {
-            let plan: Vec<Vec<u16>> = table
-                .path(id)
-                .iter()
-                .map(|&s| table.key(s).to_vec())
-                .collect();
-            break match refine::refine(e, &mut fluid, start, &plan) {
-                Ok(path) => Ending::Found(path),
-                Err(why) => Ending::Failed(SearchError::Fluid(why)),
-            };
-        }
-        successors.clear();
-        ends.clear();
-        fluid.successors(&e.moves, &key, &mut |s| {
-            successors.extend_from_slice(s);
-            ends.push(successors.len());
-        });
-        e.stats.generated += ends.len() as u64;
-        let mut begin = 0;
-        for &end in &ends {
-            let s = &successors[begin..end];
-            begin = end;
-            let next = match table.insert(s, id, g + 1) {
-                Stored::New(next) => next,
-                Stored::Present(next, cost) if g + 1 < cost => {
-                    table.improve(next, id, g + 1);
-                    next
-                }
-                Stored::Present(..) => continue,
-            };
-            let (_, weighted) = estimate(e, &fluid, s, &mut scratch);
-            open.push(Open {
-                f: Reverse((g + 1) as u64 + weighted),
-                g: g + 1,
-                id: Reverse(next),
-            });
-        }
-    };
-    if e.keep_for_best && !matches!(ending, Ending::Found(_)) {
-        for id in best.1 {
-            let plan: Vec<Vec<u16>> = table
-                .path(id)
-                .iter()
-                .map(|&s| table.key(s).to_vec())
-                .collect();
-            if let Ok(path) = refine::refine(e, &mut fluid, start, &plan) {
-                e.best_paths.push(path);
-            }
-        }
-    }
-    e.stats.stored = table.len() as u64;
-    let memory = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
-    e.stats.peak_memory = e.stats.peak_memory.max(memory);
-    ending
-}
-
-/// Puts the big blocks of the abstract state `key` into `scratch` (anchors
-/// and cells; the units' anchors are left as they were and their cells
-/// empty), for the goal test and the estimate, which read the goal blocks'
-/// anchors and the cells the blocks cover.
-fn place(e: &Engine, fluid: &Fluid, key: &[u16], scratch: &mut State) {
-    scratch.owner.fill(NO_OWNER);
-    let shapes = e.moves.shapes();
-    for (j, &anchor) in key[..fluid.bigs()].iter().enumerate() {
-        let i = fluid.instance(j);
-        scratch.anchors[i] = anchor;
-        for &off in shapes.cells(shapes.type_of(i)) {
-            scratch.owner[(anchor as i32 + off) as usize] = i as u16;
-        }
+        )),
     }
 }
 
@@ -400,6 +278,73 @@ a
                 out.start_distance
             );
         }
+    }
+
+    /// A bar of `2k - 1` cells over `2k` one-cell pockets (two rows of `k`),
+    /// the first `k` holding units; the master beside the bar, its goal in
+    /// the first pocket.
+    fn comb(k: usize) -> String {
+        let width = 2 * k + 3;
+        let wall = "#".repeat(width);
+        let pockets = |row: usize, unit: char| -> String {
+            let cells: String = (0..2 * k - 1)
+                .map(|i| match i % 2 {
+                    0 if (i / 2) * 2 + row < k => unit,
+                    0 => ' ',
+                    _ => '#',
+                })
+                .collect();
+            format!("#{cells}###")
+        };
+        let bar: Vec<String> = (1..2 * k - 1).map(|x| format!("{x},0")).collect();
+        let open = format!("#{}#", " ".repeat(2 * k + 1));
+        let goal_row = format!("#@{}", &pockets(1, ' ')[2..]);
+        format!(
+            "!\n@\na\nb {}\n!\n{wall}\n#{}  #\n#{} @#\n{}\n{}\n{wall}\n!\n{wall}\n{open}\n{open}\n{}\n{goal_row}\n{wall}\n!\n",
+            bar.join(" "),
+            "b".repeat(2 * k - 1),
+            " ".repeat(2 * k - 1),
+            pockets(0, 'a'),
+            pockets(1, 'a'),
+            pockets(0, ' '),
+        )
+    }
+
+    /// One expansion may emit very many states (every way to share a split
+    /// region's units among its pieces: here twenty units that may stand in
+    /// any of forty pockets); the time limit stops it within the
+    /// expansion, and a pruning is refused.
+    #[test]
+    fn limits_hold_within_one_expansion_and_prunings_are_refused() {
+        let comb = comb(20);
+        let puzzle = native::parse(&comb, "comb").expect("the comb parses");
+        let params = SearchParams {
+            algorithm: Algorithm::Fluid,
+            ..SearchParams::default()
+        };
+        let limits = Limits {
+            time_limit_seconds: Some(0.2),
+            ..Limits::default()
+        };
+        let options = SolveOptions {
+            progress: Progress::disabled(),
+            best: 0,
+            held: None,
+        };
+        let started = std::time::Instant::now();
+        let out = solve(&puzzle, &params, &limits, options).unwrap();
+        assert_eq!(out.status, Status::LimitReached);
+        assert_eq!(out.limit, Some(crate::search::Limit::Time));
+        assert!(out.stats.examined <= 2, "{}", out.stats.examined);
+        assert!(started.elapsed().as_secs() < 10);
+        let mut pruned = params;
+        let cutoff = sbp_protocol::Setting::Cutoff(Some(3));
+        pruned.prunings.insert("space_value".into(), cutoff);
+        let err = check(&puzzle, &pruned, &Limits::default(), &[]).err();
+        assert!(
+            matches!(err, Some(SearchError::Fluid(ref m)) if m.contains("no prunings")),
+            "{err:?}"
+        );
     }
 
     /// A random small puzzle: a walled box with a few inner walls, maybe a

@@ -219,8 +219,13 @@ impl Fluid {
     /// Calls `emit` with every successor of the state `key`: each step of a
     /// big block onto cells that are free of big blocks and whose regions
     /// keep room for their units, once per way of sharing each split
-    /// region's units among its pieces.
-    pub fn successors(&mut self, moves: &MoveGenerator, key: &[u16], emit: &mut dyn FnMut(&[u16])) {
+    /// region's units among its pieces. Stops early when `emit` returns true.
+    pub fn successors(
+        &mut self,
+        moves: &MoveGenerator,
+        key: &[u16],
+        emit: &mut dyn FnMut(&[u16]) -> bool,
+    ) {
         let b = self.big.len();
         let (anchors, counts) = key.split_at(b);
         let regions = self.load(moves, anchors);
@@ -253,13 +258,16 @@ impl Fluid {
                 let mut next = |totals: &[u16], _: &[u16]| {
                     let at = prefix.len();
                     prefix.extend_from_slice(totals);
-                    emit(prefix);
+                    let stop = emit(prefix);
                     prefix.truncate(at);
-                    false
+                    stop
                 };
-                each_share(&pieces, counts, &mut totals, &mut amounts, &mut next);
+                let stop = each_share(&pieces, counts, &mut totals, &mut amounts, &mut next);
                 (self.pieces, self.totals, self.amounts) = (pieces, totals, amounts);
                 self.unstep(moves, (j, a, to));
+                if stop {
+                    return;
+                }
             }
         }
     }

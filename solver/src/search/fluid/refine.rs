@@ -17,7 +17,7 @@ pub fn refine(
     e: &Engine,
     fluid: &mut Fluid,
     start: &State,
-    plan: &[Vec<u16>],
+    plan: &[&[u16]],
 ) -> Result<Vec<State>, String> {
     let mut refiner = Refiner {
         e,
@@ -25,7 +25,7 @@ pub fn refine(
         path: vec![start.clone()],
     };
     for (k, pair) in plan.windows(2).enumerate() {
-        refiner.step(fluid, &pair[0], &pair[1]).map_err(|why| {
+        refiner.step(fluid, pair[0], pair[1]).map_err(|why| {
             format!(
                 "the fluid plan's step {} could not be refined: {why}",
                 k + 1
@@ -47,16 +47,12 @@ impl Refiner<'_, '_> {
         let moves = &self.e.moves;
         let b = fluid.bigs();
         let (j, from, to) = self.moved(fluid, &now[..b], &next[..b])?;
-        let anchors: Vec<u16> = (0..b)
-            .map(|j| self.state.anchors[fluid.instance(j)])
-            .collect();
-        let mut have = vec![0u16; fluid.load(moves, &anchors)];
-        for u in fluid.units.clone() {
-            have[fluid.region[self.state.anchors[u] as usize] as usize] += 1;
+        let mut key = Vec::new();
+        fluid.key_of(moves, &self.state, &mut key);
+        if key != now {
+            return Err("the blocks or the units are not where the plan has them".into());
         }
-        if have != now[b..] {
-            return Err("the units are not where the plan has them".into());
-        }
+        let have = key.split_off(b);
         let regions = fluid.step_pieces(moves, (j, from, to), &have);
         fluid.unstep(moves, (j, from, to));
         let target = &next[b..];

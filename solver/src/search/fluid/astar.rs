@@ -1,0 +1,226 @@
+//! Weighted A* over the abstract states of [`Fluid`]: `f = g +
+//! round(weight * h)`, a binary heap (lowest f, then deepest, then first
+//! stored), re-opening a state reached with a smaller g. Each successor is
+//! stored and queued as the abstraction emits it, and the time and memory
+//! limits are checked every [`CHECK_EVERY`] of them too: one expansion can
+//! emit very many (every way to share a split region's units among its
+//! pieces).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use super::model::Fluid;
+use super::refine;
+use super::table::{Stored, Table, NO_PARENT};
+use crate::heuristics::{self, Heuristic};
+use crate::moves::{State, NO_OWNER};
+use crate::search::{Ending, Engine, Limit, SearchError};
+
+/// Successors stored between two checks of the time and memory limits.
+const CHECK_EVERY: u64 = 1024;
+
+/// One entry of the open list: lowest `f` first, then the deepest, then
+/// the first stored (so that the order, and the plan, is deterministic).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Open {
+    f: Reverse<u64>,
+    g: u32,
+    id: Reverse<u32>,
+}
+
+/// Estimates abstract states on a scratch position that holds their big
+/// blocks (anchors and cells); the units' anchors stay as they were and
+/// their cells empty, so the heuristic reads the goal blocks and the cells
+/// the big blocks cover, as the abstraction keeps them.
+struct Estimator {
+    heuristic: Box<dyn Heuristic>,
+    scratch: State,
+    /// The instance of each big index.
+    bigs: Vec<usize>,
+    weight: f64,
+}
+
+impl Estimator {
+    /// The goal distance (for the report) and the weighted estimate of `key`.
+    fn estimate(&mut self, e: &Engine, key: &[u16]) -> (u32, u64) {
+        let shapes = e.moves.shapes();
+        self.scratch.owner.fill(NO_OWNER);
+        for (&i, &anchor) in self.bigs.iter().zip(key) {
+            self.scratch.anchors[i] = anchor;
+            for &off in shapes.cells(shapes.type_of(i)) {
+                self.scratch.owner[(anchor as i32 + off) as usize] = i as u16;
+            }
+        }
+        let h = self.heuristic.estimate(&self.scratch);
+        let weighted = (self.weight * h as f64).round().max(0.0) as u64;
+        (e.geometry.goal_distance(&self.scratch), weighted)
+    }
+}
+
+/// What the search keeps: the visited states, the open list, the
+/// estimator, and the first states examined at the least goal distance
+/// (the start excluded), up to `wanted`, for `--best-out`.
+struct Search {
+    table: Table,
+    open: BinaryHeap<Open>,
+    estimator: Estimator,
+    best: (u32, Vec<u32>),
+    wanted: usize,
+}
+
+/// Plans on the abstraction with `unit`'s blocks as the fluid from
+/// `start`, and refines the plan into the positions from `start` to a
+/// goal position.
+pub fn search(e: &mut Engine, start: &State, unit: usize) -> Ending {
+    let mut fluid = Fluid::new(e.puzzle, unit);
+    let mut s = Search::new(e, &mut fluid, start);
+    let mut key = Vec::new();
+    let ending = loop {
+        let Some(Open { f, g, id }) = s.open.pop() else {
+            break Ending::Exhausted;
+        };
+        if s.table.cost(id.0) < g {
+            continue; // reached more cheaply since
+        }
+        key.clear();
+        key.extend_from_slice(s.table.key(id.0));
+        let (h, _) = s.estimator.estimate(e, &key);
+        e.progress.bound = f.0;
+        e.examine_at(h);
+        s.note_best(h, id.0);
+        if let Some(limit) = e.over_limit(s.memory()) {
+            break Ending::Stopped(limit);
+        }
+        if e.is_goal(&s.estimator.scratch) {
+            break match s.refined(e, &mut fluid, start, id.0) {
+                Ok(path) => Ending::Found(path),
+                Err(why) => Ending::Failed(SearchError::Fluid(why)),
+            };
+        }
+        if let Some(limit) = s.expand(e, &mut fluid, &key, (id.0, g)) {
+            break Ending::Stopped(limit);
+        }
+    };
+    if e.keep_for_best && !matches!(ending, Ending::Found(_)) {
+        let best = std::mem::take(&mut s.best.1);
+        e.best_paths = best
+            .into_iter()
+            .filter_map(|id| s.refined(e, &mut fluid, start, id).ok())
+            .collect();
+    }
+    e.stats.stored = s.table.len() as u64;
+    e.stats.peak_memory = e.stats.peak_memory.max(s.memory());
+    ending
+}
+
+impl Search {
+    /// The search with `start` stored and queued.
+    fn new(e: &Engine, fluid: &mut Fluid, start: &State) -> Search {
+        let mut key = Vec::new();
+        fluid.key_of(&e.moves, start, &mut key);
+        let mut estimator = Estimator {
+            heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry),
+            scratch: start.clone(),
+            bigs: (0..fluid.bigs()).map(|j| fluid.instance(j)).collect(),
+            weight: e.params.weight,
+        };
+        let (_, f) = estimator.estimate(e, &key);
+        let mut table = Table::new();
+        table.insert(&key, NO_PARENT, 0);
+        let open = BinaryHeap::from([Open {
+            f: Reverse(f),
+            g: 0,
+            id: Reverse(0),
+        }]);
+        Search {
+            table,
+            open,
+            estimator,
+            best: (u32::MAX, Vec::new()),
+            wanted: e.best_count,
+        }
+    }
+
+    /// Bytes held: the table and the open list.
+    fn memory(&self) -> u64 {
+        self.table.bytes() + (self.open.capacity() * std::mem::size_of::<Open>()) as u64
+    }
+
+    /// Keeps `id`, examined at goal distance `h`, among the best states.
+    fn note_best(&mut self, h: u32, id: u32) {
+        if id == 0 {
+            return; // the start: nothing to restart from
+        }
+        if h < self.best.0 {
+            self.best = (h, vec![id]);
+        } else if h == self.best.0 && self.best.1.len() < self.wanted {
+            self.best.1.push(id);
+        }
+    }
+
+    /// The positions from `start` to the state `id`, refined.
+    fn refined(
+        &self,
+        e: &Engine,
+        fluid: &mut Fluid,
+        start: &State,
+        id: u32,
+    ) -> Result<Vec<State>, String> {
+        let plan: Vec<&[u16]> = self
+            .table
+            .path(id)
+            .iter()
+            .map(|&s| self.table.key(s))
+            .collect();
+        refine::refine(e, fluid, start, &plan)
+    }
+
+    /// Stores and queues the successors of state `id` (`key`, reached at
+    /// cost `g`); a limit reached on the way stops the expansion.
+    fn expand(
+        &mut self,
+        e: &mut Engine,
+        fluid: &mut Fluid,
+        key: &[u16],
+        (id, g): (u32, u32),
+    ) -> Option<Limit> {
+        let (table, open, estimator) = (&mut self.table, &mut self.open, &mut self.estimator);
+        let engine: &Engine = e;
+        let (mut generated, mut stop) = (0u64, None);
+        fluid.successors(&engine.moves, key, &mut |s| {
+            generated += 1;
+            let next = match table.insert(s, id, g + 1) {
+                Stored::New(next) => next,
+                Stored::Present(next, cost) if g + 1 < cost => {
+                    table.improve(next, id, g + 1);
+                    next
+                }
+                Stored::Present(..) => return false,
+            };
+            let (_, weighted) = estimator.estimate(engine, s);
+            open.push(Open {
+                f: Reverse((g + 1) as u64 + weighted),
+                g: g + 1,
+                id: Reverse(next),
+            });
+            if generated.is_multiple_of(CHECK_EVERY) {
+                let held = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
+                stop = out_of_room(engine, held);
+            }
+            stop.is_some()
+        });
+        e.stats.generated += generated;
+        stop
+    }
+}
+
+/// The memory or time limit, if `held` bytes or the clock is past it.
+fn out_of_room(e: &Engine, held: u64) -> Option<Limit> {
+    if e.limits.max_memory.is_some_and(|m| held > m) {
+        return Some(Limit::Memory);
+    }
+    e.deadline()
+        .is_some_and(|d| Instant::now() >= d)
+        .then_some(Limit::Time)
+}
