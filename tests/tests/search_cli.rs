@@ -817,7 +817,7 @@ fn the_fluid_search_writes_solutions_the_verifier_accepts() {
         "--algorithm",
         "fluid",
         "--heuristic",
-        "path",
+        "h2",
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
