@@ -168,7 +168,7 @@ mod tests {
         let err = "dfs".parse::<Algorithm>().unwrap_err();
         assert_eq!(
             err,
-            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs"
+            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs, fluid"
         );
     }
 }
