@@ -778,7 +778,7 @@ fn heuristics_declared_admissible_under_a_metric_give_its_optimum() {
 }
 
 /// `--algorithm fluid` plans with the units as a fluid and writes real
-/// moves: on Lodzianka (4 units) and Pennant (optimum 89 steps) its
+/// moves: on Lodzianka (3 units) and Pennant (optimum 89 steps) its
 /// solutions replay in the verifier, and Pennant's is no shorter than the
 /// optimum. A heuristic that reads the units is refused with the fix.
 #[test]
