@@ -324,3 +324,59 @@ fn general_settings_are_printed_as_solver_flags_the_solver_accepts() {
         );
     }
 }
+
+/// A puzzle with units (GNOME's Shark: 11 interchangeable 1x1 blocks)
+/// gets the fluid search among the general settings: with an empty case
+/// base and attempts of 20,000 positions, the thesis's four and A* on
+/// `path` stop at the limit and `general: fluid w3 path` solves it; the
+/// solution replays in the verifier.
+#[test]
+fn the_fluid_setting_solves_a_puzzle_with_units_where_the_others_stop() {
+    let dir = Scratch::new("fluid-general");
+    let cb = dir.path("cb.toml");
+    std::fs::write(&cb, "version = 1\n").unwrap();
+    let p = puzzle("puzzles/klotski/shark.txt");
+    let args = [
+        "solve",
+        &p,
+        "--casebase",
+        s(&cb),
+        "--json",
+        "--jobs",
+        "1",
+        "--position-limit",
+        "20000",
+        "--attempts",
+        "6",
+        "--variants",
+        "0",
+        "--restarts",
+        "0",
+        "--parks",
+        "0",
+        "--no-improve",
+    ];
+    let out = reasoner(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    assert_eq!(v["status"], "solved", "{v}");
+    let all = attempts(&v);
+    let names: Vec<&str> = all
+        .iter()
+        .map(|a| a["case"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(names.len(), 6, "{names:?}");
+    assert_eq!(names[5], "general: fluid w3 path");
+    assert!(
+        all[..5].iter().all(|a| a["status"] == "limit_reached"),
+        "{v}"
+    );
+    assert_eq!(all[5]["status"], "solved");
+    assert_eq!(all[5]["params"]["algorithm"], "fluid");
+    assert_solution_replays(&dir, &p, &v);
+}
