@@ -59,8 +59,9 @@ impl Estimator {
 }
 
 /// What the search keeps: the visited states, the open list, the
-/// estimator, and the first states examined at the least goal distance
-/// (the start excluded), up to `wanted`, for `--best-out`.
+/// estimator, and the first states examined at the least goal distance,
+/// none farther than the start and the start excluded, up to `wanted`, for
+/// `--best-out`.
 struct Search {
     table: Table,
     open: BinaryHeap<Open>,
@@ -103,9 +104,12 @@ pub fn search(e: &mut Engine, start: &State, unit: usize) -> Ending {
         }
     };
     if e.keep_for_best && !matches!(ending, Ending::Found(_)) {
+        // Refined until the grace deadline, as `best::nearest` scans.
+        let grace = e.grace_deadline();
         let best = std::mem::take(&mut s.best.1);
         e.best_paths = best
             .into_iter()
+            .take_while(|_| grace.is_none_or(|d| Instant::now() < d))
             .filter_map(|id| s.refined(e, &mut fluid, start, id).ok())
             .collect();
     }
@@ -125,7 +129,7 @@ impl Search {
             bigs: (0..fluid.bigs()).map(|j| fluid.instance(j)).collect(),
             weight: e.params.weight,
         };
-        let (_, f) = estimator.estimate(e, &key);
+        let (distance, f) = estimator.estimate(e, &key);
         let mut table = Table::new();
         table.insert(&key, NO_PARENT, 0);
         let open = BinaryHeap::from([Open {
@@ -137,7 +141,7 @@ impl Search {
             table,
             open,
             estimator,
-            best: (u32::MAX, Vec::new()),
+            best: (distance, Vec::new()),
             wanted: e.best_count,
         }
     }
@@ -190,6 +194,13 @@ impl Search {
         let (mut generated, mut stop) = (0u64, None);
         fluid.successors(&engine.moves, key, &mut |s| {
             generated += 1;
+            if generated.is_multiple_of(CHECK_EVERY) {
+                let held = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
+                stop = out_of_room(engine, held);
+                if stop.is_some() {
+                    return true;
+                }
+            }
             let next = match table.insert(s, id, g + 1) {
                 Stored::New(next) => next,
                 Stored::Present(next, cost) if g + 1 < cost => {
@@ -204,11 +215,7 @@ impl Search {
                 g: g + 1,
                 id: Reverse(next),
             });
-            if generated.is_multiple_of(CHECK_EVERY) {
-                let held = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
-                stop = out_of_room(engine, held);
-            }
-            stop.is_some()
+            false
         });
         e.stats.generated += generated;
         stop

@@ -23,6 +23,7 @@ pub fn refine(
         e,
         state: start.clone(),
         path: vec![start.clone()],
+        key: Vec::new(),
     };
     for (k, pair) in plan.windows(2).enumerate() {
         refiner.step(fluid, pair[0], pair[1]).map_err(|why| {
@@ -39,6 +40,8 @@ struct Refiner<'a, 'e> {
     e: &'a Engine<'e>,
     state: State,
     path: Vec<State>,
+    /// Scratch for the current position's abstract state.
+    key: Vec<u16>,
 }
 
 impl Refiner<'_, '_> {
@@ -47,12 +50,13 @@ impl Refiner<'_, '_> {
         let moves = &self.e.moves;
         let b = fluid.bigs();
         let (j, from, to) = self.moved(fluid, &now[..b], &next[..b])?;
-        let mut key = Vec::new();
+        let mut key = std::mem::take(&mut self.key);
         fluid.key_of(moves, &self.state, &mut key);
         if key != now {
             return Err("the blocks or the units are not where the plan has them".into());
         }
-        let have = key.split_off(b);
+        let have = key[b..].to_vec();
+        self.key = key;
         let regions = fluid.step_pieces(moves, (j, from, to), &have);
         fluid.unstep(moves, (j, from, to));
         let target = &next[b..];
