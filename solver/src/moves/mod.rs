@@ -717,9 +717,9 @@ impl MoveGenerator {
     }
 }
 
-/// Per cell, its neighbour in each of [`Direction::ALL`] (or [`NONE`] off
-/// the board).
-fn neighbor_table(board: &crate::model::Board) -> Vec<[u16; 4]> {
+/// Per cell, its neighbour in each of [`Direction::ALL`] (or [`NONE`],
+/// `u16::MAX`, off the board).
+pub(crate) fn neighbor_table(board: &crate::model::Board) -> Vec<[u16; 4]> {
     let mut neighbor = vec![[NONE; 4]; board.len()];
     for (c, n) in neighbor.iter_mut().enumerate() {
         for (k, d) in Direction::ALL.iter().enumerate() {

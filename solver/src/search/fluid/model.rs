@@ -31,6 +31,8 @@ pub struct Piece {
 pub struct Fluid {
     /// Cells units may stand on.
     free: Vec<bool>,
+    /// Per cell, its neighbour in each direction, [`NONE`] off the board
+    /// (the move generator's table).
     neighbor: Vec<[u16; 4]>,
     /// The unit instances.
     pub units: Range<usize>,
@@ -73,19 +75,11 @@ impl Fluid {
                 lo..lo + puzzle.counts[t]
             })
             .collect();
-        let neighbor = (0..cells)
-            .map(|c| {
-                crate::solution::Direction::ALL.map(|d| {
-                    let (dr, dc) = d.delta();
-                    board.offset(c, dr, dc).map_or(NONE, |x| x as u16)
-                })
-            })
-            .collect();
         Fluid {
             free: (0..cells)
                 .map(|c| board.kind(c) == CellKind::Free)
                 .collect(),
-            neighbor,
+            neighbor: crate::moves::neighbor_table(board),
             units,
             big,
             big_type,
