@@ -91,13 +91,13 @@ pub struct Engine<'a> {
     /// Positions of earlier subgoals never to revisit (`--keep-visited`).
     pub forbidden: &'a [VisitedSet],
     /// The visited set the algorithm leaves behind when `keep_visited` or
-    /// `keep_for_best` is on, and what its payloads mean.
+    /// `--best-out` asks for positions, and what its payloads mean.
     pub left_behind: Option<(VisitedSet, path::Recorded)>,
-    /// Keep the visited set for [`best::nearest`] (`--best-out`).
-    pub keep_for_best: bool,
-    /// How many best positions `--best-out` asks for.
+    /// How many best positions `--best-out` asks for (0: none); when some
+    /// are, the visited set is kept for [`best::nearest`]
+    /// ([`Engine::keep_for_best`]).
     pub best_count: usize,
-    /// Under `keep_for_best`, paths from the start to the best positions
+    /// Under [`Engine::keep_for_best`], paths from the start to the best positions
     /// of an algorithm that keeps no visited set of keys (the fluid
     /// search), nearest first: `--best-out` takes them instead.
     pub best_paths: Vec<Vec<State>>,
@@ -178,7 +178,6 @@ impl<'a> Engine<'a> {
             },
             forbidden: &[],
             left_behind: None,
-            keep_for_best: false,
             best_count: 0,
             best_paths: Vec::new(),
             progress,
@@ -194,9 +193,15 @@ impl<'a> Engine<'a> {
     /// Hands the visited set over when a later step needs it: the next goal
     /// section (`--keep-visited`) or the best positions (`--best-out`).
     pub fn leave_behind(&mut self, set: VisitedSet, recorded: path::Recorded) {
-        if self.params.keep_visited || self.keep_for_best {
+        if self.params.keep_visited || self.keep_for_best() {
             self.left_behind = Some((set, recorded));
         }
+    }
+
+    /// Whether `--best-out` asks for best positions, so that the visited
+    /// set is kept for them.
+    pub fn keep_for_best(&self) -> bool {
+        self.best_count > 0
     }
 
     /// Words per key.

@@ -256,7 +256,6 @@ pub fn solve(
             .map(|h| h + kept.iter().map(|k| k.bytes() as u64).sum::<u64>());
         let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress, held);
         let mut engine = checked(engine, params)?;
-        engine.keep_for_best = options.best > 0;
         engine.best_count = options.best;
         engine.forbidden = &kept;
         let start = current

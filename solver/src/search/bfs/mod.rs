@@ -72,7 +72,7 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
     let words = e.key_words();
     let bits = e.encoding.key_bits();
     // A count has no goal and leaves no set behind: no path is walked back.
-    let walks_back = e.goal_enabled || e.keep_for_best || e.params.keep_visited;
+    let walks_back = e.goal_enabled || e.keep_for_best() || e.params.keep_visited;
     let recorded = if !walks_back {
         Recorded::Nothing
     } else if e.prunings.directed() {

@@ -103,7 +103,7 @@ pub fn search(e: &mut Engine, start: &State, unit: usize) -> Ending {
             break Ending::Stopped(limit);
         }
     };
-    if e.keep_for_best && !matches!(ending, Ending::Found(_)) {
+    if e.keep_for_best() && !matches!(ending, Ending::Found(_)) {
         // Refined until the grace deadline, as `best::nearest` scans.
         let grace = e.grace_deadline();
         let best = std::mem::take(&mut s.best.1);
@@ -148,7 +148,7 @@ impl Search {
 
     /// Bytes held: the table and the open list.
     fn memory(&self) -> u64 {
-        self.table.bytes() + (self.open.capacity() * std::mem::size_of::<Open>()) as u64
+        held(&self.table, &self.open)
     }
 
     /// Keeps `id`, examined at goal distance `h`, among the best states.
@@ -195,8 +195,7 @@ impl Search {
         fluid.successors(&engine.moves, key, &mut |s| {
             generated += 1;
             if generated.is_multiple_of(CHECK_EVERY) {
-                let held = table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64;
-                stop = out_of_room(engine, held);
+                stop = out_of_room(engine, held(table, open));
                 if stop.is_some() {
                     return true;
                 }
@@ -220,6 +219,11 @@ impl Search {
         e.stats.generated += generated;
         stop
     }
+}
+
+/// Bytes `table` and `open` hold (for the memory limit and the report).
+fn held(table: &Table, open: &BinaryHeap<Open>) -> u64 {
+    table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64
 }
 
 /// The memory or time limit, if `held` bytes or the clock is past it.
