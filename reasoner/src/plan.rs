@@ -203,22 +203,18 @@ pub fn route_setting() -> (String, ParamSet) {
 pub const FLUID_UNITS: u64 = 2;
 
 /// Our general setting for puzzles with units (interchangeable 1x1 blocks):
-/// weighted A* over the fluid abstraction (`solver --algorithm fluid`) on
-/// `path`, weight 3. On the GNOME levels it plans Shark in 2,318 abstract
+/// [`route_setting`] (`path`, weight 3) as weighted A* over the fluid
+/// abstraction (`solver --algorithm fluid`). On the GNOME levels it plans Shark in 2,318 abstract
 /// states (0.01 s), Pelopones in 1.1M (6 s) and Transeuropa in 242k (2 s),
 /// where the reasoner's other settings took 35M positions, 9M and 33M
 /// (`experiments/hard-full.md`); on `h0` it stalls on Transeuropa.
 pub fn fluid_setting() -> (String, ParamSet) {
-    (
-        "general: fluid w3 path".to_string(),
-        ParamSet {
-            algorithm: Algorithm::Fluid,
-            heuristic: Heuristic::new("path"),
-            weight: 3.0,
-            ..ParamSet::default()
-        }
-        .with("resting", Value::Text("off".into())),
-    )
+    let (_, route) = route_setting();
+    let fluid = ParamSet {
+        algorithm: Algorithm::Fluid,
+        ..route
+    };
+    ("general: fluid w3 path".to_string(), fluid)
 }
 
 /// The general settings, tried in waves of their own after the retrieved

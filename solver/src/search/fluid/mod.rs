@@ -157,21 +157,34 @@ mod tests {
         heuristic: &str,
     ) -> Result<SolveOutput, SearchError> {
         let puzzle = native::parse(text, "t").expect("a valid test puzzle");
-        let params = SearchParams {
-            algorithm,
-            heuristic: Heuristic::new(heuristic),
-            ..SearchParams::default()
-        };
         let limits = Limits {
             max_positions: Some(2_000_000),
             ..Limits::default()
         };
+        solve_quietly(&puzzle, &params(algorithm, heuristic), &limits, 0)
+    }
+
+    fn params(algorithm: Algorithm, heuristic: &str) -> SearchParams {
+        SearchParams {
+            algorithm,
+            heuristic: Heuristic::new(heuristic),
+            ..SearchParams::default()
+        }
+    }
+
+    /// Solves without a progress bar, asking for `best` best positions.
+    fn solve_quietly(
+        puzzle: &Puzzle,
+        params: &SearchParams,
+        limits: &Limits,
+        best: usize,
+    ) -> Result<SolveOutput, SearchError> {
         let options = SolveOptions {
             progress: Progress::disabled(),
-            best: 0,
+            best,
             held: None,
         };
-        solve(&puzzle, &params, &limits, options)
+        solve(puzzle, params, limits, options)
     }
 
     /// Solves with `fluid` (on `h0` and on `path`) and with BFS; asserts
@@ -252,21 +265,12 @@ a
     #[test]
     fn the_best_states_of_a_stopped_search_become_positions_with_their_moves() {
         let puzzle = native::parse(POCKET, "t").unwrap();
-        let params = SearchParams {
-            algorithm: Algorithm::Fluid,
-            heuristic: Heuristic::new("h0"),
-            ..SearchParams::default()
-        };
         let limits = Limits {
             max_positions: Some(3),
             ..Limits::default()
         };
-        let options = SolveOptions {
-            progress: Progress::disabled(),
-            best: 2,
-            held: None,
-        };
-        let out = solve(&puzzle, &params, &limits, options).unwrap();
+        let params = params(Algorithm::Fluid, "h0");
+        let out = solve_quietly(&puzzle, &params, &limits, 2).unwrap();
         assert_eq!(out.status, Status::LimitReached);
         assert!(!out.best.is_empty() && out.best.len() <= 2);
         for b in &out.best {
@@ -319,21 +323,13 @@ a
     fn limits_hold_within_one_expansion_and_prunings_are_refused() {
         let comb = comb(20);
         let puzzle = native::parse(&comb, "comb").expect("the comb parses");
-        let params = SearchParams {
-            algorithm: Algorithm::Fluid,
-            ..SearchParams::default()
-        };
+        let params = params(Algorithm::Fluid, "h0");
         let limits = Limits {
             time_limit_seconds: Some(0.2),
             ..Limits::default()
         };
-        let options = SolveOptions {
-            progress: Progress::disabled(),
-            best: 0,
-            held: None,
-        };
         let started = std::time::Instant::now();
-        let out = solve(&puzzle, &params, &limits, options).unwrap();
+        let out = solve_quietly(&puzzle, &params, &limits, 0).unwrap();
         assert_eq!(out.status, Status::LimitReached);
         assert_eq!(out.limit, Some(crate::search::Limit::Time));
         assert!(out.stats.examined <= 2, "{}", out.stats.examined);
