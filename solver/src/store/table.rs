@@ -1,12 +1,14 @@
 //! One flat open-addressing hash table of fixed-width slots, each holding a
 //! key and a small payload packed into as few bytes as they need (a 37-bit
 //! key with a 2-bit payload takes 5 bytes, not 8 or 16). Linear probing,
-//! growth at 13/16 load through capacities 2^k and 3 * 2^(k-1) in turn
-//! (x1.5, then x4/3): the table is 54-81% full, not 44-88% as when doubling
-//! at 7/8, a fifth less memory for the same keys (issue 14 measured 124 ->
-//! 97 MB on the 10^7 bench puzzle) for more rehashes, which move whole
-//! slots (the probe for a new slot compares the keys it passes, which are
-//! all different). The home slot is the hash scaled to the
+//! growth at 13/16 load. A large table grows through capacities 2^k and
+//! 3 * 2^(k-1) in turn (x1.5, then x4/3): it is 54-81% full, not 44-88% as
+//! when doubling at 7/8, a fifth less memory for the same keys (issue 14
+//! measured 124 -> 97 MB on the 10^7 bench puzzle) for more rehashes, which
+//! move whole slots (the probe for a new slot compares the keys it passes,
+//! which are all different). A small one grows x4, then x2 (see
+//! [`grown_capacity`]): its memory hardly counts, its rehashes did (8% of
+//! the 10^6 bench's time). The home slot is the hash scaled to the
 //! capacity (a multiply, no power of two needed). No allocation per
 //! position: the table is one `Vec<u8>`.
 //!
@@ -172,6 +174,17 @@ impl KeyTable {
         self.slot_bytes
     }
 
+    /// The capacity a growth from `capacity` slots leads to (see
+    /// [`grown_capacity`]; wide tables count their 8-byte entries).
+    fn grown_capacity(&self, capacity: usize) -> usize {
+        let slot = if self.wide() {
+            ENTRY_BYTES
+        } else {
+            self.slot_bytes
+        };
+        grown_capacity(capacity, slot)
+    }
+
     /// Bytes held by the table.
     pub fn bytes(&self) -> usize {
         self.bytes_at(self.capacity)
@@ -199,7 +212,7 @@ impl KeyTable {
         let (mut capacity, mut before) = (self.capacity, None);
         while self.len + more > fill_limit(capacity) {
             before = Some(capacity);
-            capacity = grown_capacity(capacity);
+            capacity = self.grown_capacity(capacity);
         }
         (
             self.bytes_at(capacity),
@@ -209,7 +222,7 @@ impl KeyTable {
 
     /// Bytes held while the table grows (old and new arrays together).
     pub fn growth_peak_bytes(&self) -> usize {
-        self.replaced_bytes(self.capacity) + self.bytes_at(grown_capacity(self.capacity))
+        self.replaced_bytes(self.capacity) + self.bytes_at(self.grown_capacity(self.capacity))
     }
 
     /// The bytes from a key with its payload on: the slot, or for wide
@@ -601,7 +614,7 @@ impl KeyTable {
             KeyTable::new(
                 self.key_bits,
                 self.payload_bits,
-                grown_capacity(self.capacity),
+                self.grown_capacity(self.capacity),
             ),
         );
         self.len = old.len;
@@ -765,10 +778,27 @@ fn fill_limit(capacity: usize) -> usize {
     capacity * 13 / 16
 }
 
-/// The capacity after `capacity`: x1.5 from a power of two, x4/3 (to the
-/// next power of two) otherwise.
-fn grown_capacity(capacity: usize) -> usize {
-    if capacity.is_power_of_two() {
+/// Slot arrays below this many bytes grow x4 (the first few growths of a
+/// search, whose rehashes cost more than the memory they would save).
+const QUADRUPLE_BELOW: usize = 64 << 10;
+
+/// Slot arrays below this many bytes double. Together with the x4 step
+/// this halves the keys moved by growth on the 10^6 bench (64 shards of
+/// 16k slots: 1.9M rehashed keys at x1.5 and x4/3 all the way), while a
+/// large table, where memory is what matters, still grows by the small steps.
+const DOUBLE_BELOW: usize = 512 << 10;
+
+/// The capacity after `capacity` for slots of `slot_bytes`: x4 or x2 while
+/// the array is small, then x1.5 from a power of two and x4/3 (to the next
+/// power of two) otherwise. Each keeps the capacity a power of two or three
+/// halves of one.
+fn grown_capacity(capacity: usize, slot_bytes: usize) -> usize {
+    let bytes = capacity * slot_bytes;
+    if bytes < QUADRUPLE_BELOW {
+        capacity * 4
+    } else if bytes < DOUBLE_BELOW {
+        capacity * 2
+    } else if capacity.is_power_of_two() {
         capacity + capacity / 2
     } else {
         capacity / 3 * 4
@@ -846,6 +876,28 @@ mod tests {
                 let k = key(i);
                 let want = if i % 7 == 0 { 1 } else { i % 3 };
                 assert_eq!(t.find(&k, hash_key(&k)).map(|x| x.1), Some(want));
+            }
+        }
+    }
+
+    #[test]
+    fn growth_is_fast_while_small_and_thrifty_when_large() {
+        for slot_bytes in [5, 8, 16] {
+            let mut capacity = 256;
+            while capacity * slot_bytes < 1 << 30 {
+                let next = grown_capacity(capacity, slot_bytes);
+                assert!(next.is_power_of_two() || (next / 3).is_power_of_two() && next % 3 == 0);
+                let bytes = capacity * slot_bytes;
+                let most = if bytes < QUADRUPLE_BELOW {
+                    4.0
+                } else if bytes < DOUBLE_BELOW {
+                    2.0
+                } else {
+                    1.5
+                };
+                let factor = next as f64 / capacity as f64;
+                assert!(factor > 1.3 && factor <= most, "{capacity} -> {next}");
+                capacity = next;
             }
         }
     }
