@@ -9,6 +9,9 @@
 //! the master's way in the nearest stored position. `--freeze ROW,COL` and
 //! `--freeze-area R1,C1,R2,C2` (repeatable) write the puzzle with those
 //! blocks turned into walls, a harder puzzle whose solutions solve this one.
+//! `--split inside|outside|rest` writes the parts of a door split
+//! ([`crate::variant::split`]): the master's region, the other regions, and
+//! the full puzzle from where the first two parts' solutions leave it.
 
 use clap::Args;
 
@@ -16,7 +19,7 @@ use super::verify::{one_puzzle, read_solution};
 use super::{write_output, Failure, PuzzleInput};
 use crate::formats::native;
 use crate::solution;
-use crate::variant::{self, freeze, merge, obstruction, park, subgoals};
+use crate::variant::{self, freeze, merge, obstruction, park, split, subgoals};
 
 #[derive(Args, Debug)]
 pub struct VariantArgs {
@@ -55,12 +58,32 @@ pub struct VariantArgs {
     /// Freeze every block but the master whose start cells all lie within rows R1..R2 and columns C1..C2 (inclusive); repeatable, and combines with --freeze.
     #[arg(long, value_name = "R1,C1,R2,C2", value_parser = parse_area, conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals", "every", "fix", "json", "park_blocks"])]
     pub freeze_area: Vec<freeze::Area>,
+    /// Write a part of the door split: `inside` (the master's region, to the place it leaves from), `outside` (the other regions, the master from that place) or `rest` (the full puzzle after the first two parts' solutions, given by --inside-solution and --outside-solution).
+    #[arg(long, value_enum, value_name = "PART", conflicts_with_all = ["remove", "merge", "rank", "park", "subgoals", "freeze", "freeze_area", "json"])]
+    pub split: Option<SplitPart>,
+    /// With --split rest: the inside part's solution.
+    #[arg(long, value_name = "SOLUTION", requires = "split")]
+    pub inside_solution: Option<String>,
+    /// With --split rest: the outside part's solution.
+    #[arg(long, value_name = "SOLUTION", requires = "split")]
+    pub outside_solution: Option<String>,
+    /// With --split rest: write the moves from the puzzle's start to the rest's start (the inside part's solution and the outside part's kept moves) to FILE.
+    #[arg(long, value_name = "FILE", requires = "split")]
+    pub moves_out: Option<String>,
     /// --rank as JSON.
     #[arg(long)]
     pub json: bool,
     /// Write the puzzle to OUT (atomically) instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<String>,
+}
+
+/// The parts of a door split (`--split`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SplitPart {
+    Inside,
+    Outside,
+    Rest,
 }
 
 /// Comma-separated whole numbers, `None` unless each part is one.
@@ -97,6 +120,9 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     }
     if let Some(best) = &args.park {
         return parked(args, &puzzle, best);
+    }
+    if let Some(part) = args.split {
+        return split_part(args, &puzzle, part);
     }
     if !args.freeze.is_empty() || !args.freeze_area.is_empty() {
         let out = freeze::chosen(&puzzle, &args.freeze, &args.freeze_area)
@@ -179,6 +205,40 @@ fn parked(args: &VariantArgs, puzzle: &crate::model::Puzzle, best: &str) -> Resu
             p.id, p.to.0, p.to.1, p.from.0, p.from.1, nearest.distance
         );
     }
+    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    Ok(0)
+}
+
+/// `--split PART`: that part of the door split; for `rest`, the moves to
+/// its start go to `--moves-out`.
+fn split_part(
+    args: &VariantArgs,
+    puzzle: &crate::model::Puzzle,
+    part: SplitPart,
+) -> Result<i32, Failure> {
+    let file = &args.input.puzzle;
+    let why = |m: String| Failure::input(format!("{file}: --split: {m}"));
+    let plan = split::plan(puzzle).map_err(why)?;
+    let out = match part {
+        SplitPart::Inside => split::inside(puzzle, &plan).map_err(why)?,
+        SplitPart::Outside => split::outside(puzzle, &plan).map_err(why)?,
+        SplitPart::Rest => {
+            let need = |s: &Option<String>, flag: &str| {
+                s.clone()
+                    .ok_or_else(|| Failure::input(format!("--split rest needs {flag} SOLUTION")))
+            };
+            let inside = solution_moves(&need(&args.inside_solution, "--inside-solution")?, file)?;
+            let outside =
+                solution_moves(&need(&args.outside_solution, "--outside-solution")?, file)?;
+            let (rest, moves) = split::rest(puzzle, &plan, &inside, &outside).map_err(why)?;
+            if let Some(path) = &args.moves_out {
+                super::write_atomically(path, solution::write(&moves)).map_err(|e| {
+                    Failure::input(format!("cannot write the moves to {path}: {e}"))
+                })?;
+            }
+            rest
+        }
+    };
     write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
     Ok(0)
 }

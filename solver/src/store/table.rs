@@ -886,7 +886,10 @@ mod tests {
             let mut capacity = 256;
             while capacity * slot_bytes < 1 << 30 {
                 let next = grown_capacity(capacity, slot_bytes);
-                assert!(next.is_power_of_two() || (next / 3).is_power_of_two() && next.is_multiple_of(3));
+                assert!(
+                    next.is_power_of_two()
+                        || (next / 3).is_power_of_two() && next.is_multiple_of(3)
+                );
                 let bytes = capacity * slot_bytes;
                 let most = if bytes < QUADRUPLE_BELOW {
                     4.0

@@ -16,6 +16,7 @@ pub mod freeze;
 pub mod merge;
 pub mod obstruction;
 pub mod park;
+pub mod split;
 pub mod subgoals;
 
 use std::collections::VecDeque;

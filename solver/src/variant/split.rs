@@ -1,0 +1,335 @@
+//! Splitting a puzzle at its master-only doors (issue 15; GNOME Klotski's
+//! Ithaca, which no search of the whole level solves). Door cells are the
+//! master's alone, so no other block ever crosses from one region of free
+//! cells to another: the blocks of the master's start region and those of
+//! the other regions meet only through the master. The split solves the
+//! puzzle in three parts, each a puzzle of its own whose solution is
+//! replayed into the next:
+//!
+//! 1. [`inside`]: the master's region, the blocks of every other region
+//!    frozen into walls (a restriction: its moves are moves of the full
+//!    puzzle), the goal the master at the last place of its empty-board
+//!    route that lies wholly in its start region (the place it leaves from).
+//! 2. [`outside`]: the other regions, the blocks of the master's region
+//!    removed and its cells walled except those the master sweeps on its
+//!    way out, the master placed where part 1 leaves it, the puzzle's own
+//!    goal. Of its solution only the other blocks' moves made before the
+//!    master first steps out of its region and the doors are kept
+//!    ([`rest`]): they touch no cell of the master's region, so they are
+//!    moves of the full puzzle after part 1 whatever the master's region
+//!    holds, and they make the room the master's way out needs.
+//! 3. [`rest`]: the full puzzle from where the first two leave it.
+//!
+//! On Ithaca: 337 steps (fluid search), 20 of the way out's, 10 to the
+//! goal; the whole 367 steps verified (`experiments/README.md`).
+
+use crate::formats::native;
+use crate::model::{Board, CellKind, Goal, GoalRequirement, Position, Puzzle};
+use crate::solution::SolutionMove;
+use crate::verify::replay;
+
+use super::{derive, freeze, obstruction};
+
+/// Where a puzzle splits: its regions and the master's way out of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Region of each cell (free cells joined through free cells; `None`
+    /// for walls and doors).
+    region: Vec<Option<usize>>,
+    /// The master's start region.
+    home: usize,
+    /// The master's anchor where it leaves its region (part 1's goal).
+    exit: usize,
+    /// Cells of the master's region it covers from `exit` until it has
+    /// left the region (part 2 keeps them free).
+    swept: Vec<bool>,
+    /// Block instances (not the master) of the master's region, and of the others.
+    inside: Vec<usize>,
+    outside: Vec<usize>,
+}
+
+/// Finds where `puzzle` splits, or says why it does not.
+pub fn plan(puzzle: &Puzzle) -> Result<Split, String> {
+    let m = puzzle.master().ok_or("the puzzle has no master block")?;
+    if puzzle.counts[m] != 1 || puzzle.goals.len() != 1 {
+        return Err("a door split needs one master and one goal section".into());
+    }
+    let region = regions(&puzzle.board);
+    let start = puzzle.start.anchors[puzzle.type_range(m).start] as usize;
+    let cells = |a: usize| puzzle.cells_at(m, a).unwrap_or_default();
+    let home = cells(start)
+        .iter()
+        .find_map(|&c| region[c])
+        .ok_or("the master starts on doors only")?;
+    let within = |a: usize| cells(a).iter().all(|&c| region[c] == Some(home));
+    let mut route = obstruction::master_route(puzzle, start);
+    if route.is_empty() {
+        return Err("the master has no way to its goal even on the empty board".into());
+    }
+    route.reverse();
+    let out = route.iter().position(|&a| !within(a)).ok_or(
+        "the master's goal lies in its own region: there is no door to split at".to_string(),
+    )?;
+    let exit = route[out
+        .checked_sub(1)
+        .ok_or("the master does not start within its region")?];
+    let mut swept = vec![false; puzzle.board.len()];
+    for &a in std::iter::once(&exit).chain(route[out..].iter()) {
+        let mine: Vec<usize> = cells(a)
+            .into_iter()
+            .filter(|&c| region[c] == Some(home))
+            .collect();
+        if mine.is_empty() {
+            break;
+        }
+        mine.into_iter().for_each(|c| swept[c] = true);
+    }
+    let (inside, outside) = sides(puzzle, &region, home)?;
+    if inside.is_empty() || outside.is_empty() {
+        return Err("no blocks on both sides of the master's door: nothing to split".into());
+    }
+    Ok(Split {
+        region,
+        home,
+        exit,
+        swept,
+        inside,
+        outside,
+    })
+}
+
+/// Regions of free cells: connected through free cells (doors and walls
+/// part them), numbered in reading order of their first cell.
+fn regions(board: &Board) -> Vec<Option<usize>> {
+    let mut region = vec![None; board.len()];
+    let mut next = 0;
+    for first in 0..board.len() {
+        if board.kind(first) != CellKind::Free || region[first].is_some() {
+            continue;
+        }
+        region[first] = Some(next);
+        let mut stack = vec![first];
+        while let Some(c) = stack.pop() {
+            for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                if let Some(n) = board.offset(c, dr, dc) {
+                    if board.kind(n) == CellKind::Free && region[n].is_none() {
+                        region[n] = Some(next);
+                        stack.push(n);
+                    }
+                }
+            }
+        }
+        next += 1;
+    }
+    region
+}
+
+/// The blocks other than the master in region `home`, and in the others;
+/// an error for a block standing in two regions (a disconnected block
+/// would join them).
+fn sides(
+    puzzle: &Puzzle,
+    region: &[Option<usize>],
+    home: usize,
+) -> Result<(Vec<usize>, Vec<usize>), String> {
+    let (mut inside, mut outside) = (Vec::new(), Vec::new());
+    let w = puzzle.board.width();
+    for i in 0..puzzle.instances() {
+        let t = puzzle.instance_type(i);
+        if puzzle.types[t].is_master {
+            continue;
+        }
+        let anchor = puzzle.start.anchors[i] as usize;
+        let mut at: Vec<Option<usize>> = puzzle
+            .cells_at(t, anchor)
+            .unwrap_or_default()
+            .iter()
+            .map(|&c| region[c])
+            .collect();
+        at.dedup();
+        match at.as_slice() {
+            [r] if *r == Some(home) => inside.push(i),
+            [_] => outside.push(i),
+            _ => {
+                return Err(format!(
+                    "block '{}' at {},{} stands in two regions: the regions are not apart",
+                    puzzle.types[t].id,
+                    anchor / w,
+                    anchor % w
+                ))
+            }
+        }
+    }
+    Ok((inside, outside))
+}
+
+/// Part 1: the blocks outside the master's region frozen, the goal the
+/// master at its exit anchor.
+pub fn inside(puzzle: &Puzzle, split: &Split) -> Result<Puzzle, String> {
+    let m = puzzle.master().ok_or("the puzzle has no master block")?;
+    let mut aimed = puzzle.clone();
+    aimed.goals = vec![Goal {
+        requirements: vec![GoalRequirement {
+            block_type: m,
+            anchors: vec![split.exit as u16],
+        }],
+    }];
+    let mut part = freeze::freeze(&aimed, &split.outside)?;
+    describe(
+        &mut part,
+        "the master's region, to the anchor it leaves from",
+    );
+    Ok(part)
+}
+
+/// Part 2: the blocks of the master's region removed, its cells walled
+/// but those the master sweeps on its way out, the master at its exit.
+pub fn outside(puzzle: &Puzzle, split: &Split) -> Result<Puzzle, String> {
+    let m = puzzle.master().ok_or("the puzzle has no master block")?;
+    let mut part = derive(puzzle, &split.inside, "removed");
+    let mut cells = puzzle.board.cells().to_vec();
+    for (c, kind) in cells.iter_mut().enumerate() {
+        if split.region[c] == Some(split.home) && !split.swept[c] {
+            *kind = CellKind::Wall;
+        }
+    }
+    part.board = Board::new(puzzle.board.width(), puzzle.board.height(), cells);
+    let master = part
+        .type_range(part.type_by_id(puzzle.types[m].id).unwrap_or(m))
+        .start;
+    part.start.anchors[master] = split.exit as u16;
+    describe(&mut part, "the other regions, the master from its exit");
+    native::parse(&native::write(&part), "the split's outside part").map_err(|e| {
+        format!(
+            "the outside part cannot be solved as written: {}",
+            e.message
+        )
+    })?;
+    Ok(part)
+}
+
+/// Part 3: the full puzzle from the position `inside_moves` (part 1's
+/// solution) and the kept prefix of `outside_moves` (part 2's) reach, and
+/// those moves (the full puzzle's, replayed by the verifier).
+pub fn rest(
+    puzzle: &Puzzle,
+    split: &Split,
+    inside_moves: &[SolutionMove],
+    outside_moves: &[SolutionMove],
+) -> Result<(Puzzle, Vec<SolutionMove>), String> {
+    let m = puzzle.master().ok_or("the puzzle has no master block")?;
+    let master_id = puzzle.types[m].id;
+    let part1 = inside(puzzle, split)?;
+    let done = replay(&part1, inside_moves)
+        .map_err(|e| format!("the inside part's solution does not replay: {e}"))?;
+    if !done.solved {
+        return Err("the inside part's solution does not bring the master to its exit".into());
+    }
+    let mut moves = inside_moves.to_vec();
+    moves.extend(way_out(puzzle, split, master_id, outside_moves));
+    let reached = replay(puzzle, &moves)
+        .map_err(|e| format!("the parts' moves do not replay on the puzzle: {e}"))?;
+    let mut part = puzzle.clone();
+    part.start = Position {
+        anchors: reached.final_position.anchors,
+    };
+    part.metadata
+        .retain(|(k, _)| !k.eq_ignore_ascii_case("optimum"));
+    part.metadata.push((
+        "restart".to_string(),
+        format!(
+            "after the door split's first two parts ({} steps)",
+            reached.steps
+        ),
+    ));
+    Ok((part, moves))
+}
+
+/// The other blocks' moves of `outside_moves` made before the master first
+/// covers a free cell outside its start region: they stay in the other
+/// regions, so they replay after part 1 whatever its region holds.
+fn way_out(
+    puzzle: &Puzzle,
+    split: &Split,
+    master_id: char,
+    outside_moves: &[SolutionMove],
+) -> Vec<SolutionMove> {
+    let m = puzzle.type_by_id(master_id).unwrap_or(0);
+    let mut at = split.exit;
+    let mut kept = Vec::new();
+    for mv in outside_moves {
+        if mv.id != master_id {
+            kept.push(mv.clone());
+            continue;
+        }
+        for step in &mv.steps {
+            let (dr, dc) = step.delta();
+            let Some(next) = puzzle.board.offset(at, dr, dc) else {
+                return kept;
+            };
+            at = next;
+            let cells = puzzle.cells_at(m, at).unwrap_or_default();
+            if cells
+                .iter()
+                .any(|&c| split.region[c].is_some_and(|r| r != split.home))
+            {
+                return kept;
+            }
+        }
+    }
+    kept
+}
+
+/// Names a part as a variant of the puzzle (`% split: ...`).
+fn describe(part: &mut Puzzle, what: &str) {
+    part.metadata.retain(|(k, _)| k != "variant");
+    part.metadata
+        .push(("split".to_string(), format!("door split, {what}")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solution;
+
+    /// A frame whose door (`-`, 2,2) lets only the master out: inside,
+    /// `b` stands on the master's way to the door; outside, `a` stands on
+    /// the master's goal.
+    const FRAME: &str = "!\n@\na\nb\n!\na      \n  #####\n  -b @#\n  #   #\n  #####\n!\n@      \n  #####\n  -   #\n  #   #\n  #####\n!\n";
+
+    #[test]
+    fn a_frame_splits_at_its_door_and_the_parts_join() {
+        let p = native::parse(FRAME, "frame").unwrap();
+        let s = plan(&p).unwrap();
+        assert_eq!(s.exit, p.board.index(2, 3));
+        assert_eq!((s.inside.len(), s.outside.len()), (1, 1));
+        let part1 = inside(&p, &s).unwrap();
+        let sol1 = solution::parse("b 2,3 D\n@ 2,5 LL\n", "s1").unwrap();
+        assert!(replay(&part1, &sol1).unwrap().solved);
+        // Part 2 has no 'b', and the master's region is walled but where it stands.
+        let part2 = outside(&p, &s).unwrap();
+        assert_eq!(part2.instances(), 2);
+        assert_eq!(part2.board.kind(p.board.index(2, 4)), CellKind::Wall);
+        assert_eq!(part2.board.kind(p.board.index(2, 3)), CellKind::Free);
+        let sol2 = solution::parse("a 0,0 R\n@ 2,3 LLLUU\n", "s2").unwrap();
+        assert!(replay(&part2, &sol2).unwrap().solved);
+        // Only 'a''s move is kept: the master's way comes from part 3.
+        let (part3, moves) = rest(&p, &s, &sol1, &sol2).unwrap();
+        assert_eq!(solution::write(&moves), "b 2,3 D\n@ 2,5 LL\na 0,0 R\n");
+        let sol3 = solution::parse("@ 2,3 LLLUU\n", "s3").unwrap();
+        assert!(replay(&part3, &sol3).unwrap().solved);
+        let mut whole = moves;
+        whole.extend(sol3);
+        assert!(replay(&p, &whole).unwrap().solved);
+    }
+
+    #[test]
+    fn a_puzzle_without_a_door_does_not_split() {
+        let p = native::parse(super::super::tests::PUZZLE, "t").unwrap();
+        assert!(
+            plan(&p).unwrap_err().contains("own region"),
+            "{:?}",
+            plan(&p)
+        );
+    }
+}
