@@ -22,7 +22,7 @@ use crate::retrieval::Retrieval as Mode;
 use crate::runner::{AttemptResult, RunLimits, RunStatus, Runner};
 use crate::similarity::{self, Ranked, Similarity};
 use crate::space::Space;
-use crate::{park, restart, variant};
+use crate::{park, restart, split, variant};
 
 /// Settings of one cycle.
 #[derive(Clone, Debug)]
@@ -163,9 +163,9 @@ impl Progress {
 }
 
 /// True when the row solved the puzzle itself: a variant's own cycle
-/// solving the variant does not.
+/// solving the variant does not, nor a door split's part.
 fn solves(p: &Planned, r: &AttemptResult) -> bool {
-    r.status == RunStatus::Solved && p.phase != Phase::Variant
+    r.status == RunStatus::Solved && !matches!(p.phase, Phase::Variant | Phase::SplitPart)
 }
 
 /// The retrieval (ranked, then `--retrieval`'s pick) and the solver's
@@ -284,7 +284,12 @@ pub async fn run(
 /// charged it already (`variant.rs` charges the rest itself).
 fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
     // The variant's own cycle and the parking rounds charge as they go.
-    let own = |p: &Planned| matches!(p.phase, Phase::Variant | Phase::Park);
+    let own = |p: &Planned| {
+        matches!(
+            p.phase,
+            Phase::Variant | Phase::Park | Phase::SplitPart | Phase::Split
+        )
+    };
     for (_, r) in results.iter().filter(|(p, _)| !own(p)) {
         budget.charge(r.positions_examined.unwrap_or(0));
     }
@@ -331,6 +336,11 @@ async fn attempts(
         progress.record(results);
     }
     let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
+    if go_on(progress) && budget.exhausted().is_none() && config.variants > 0 {
+        let results = split::phase(runner, puzzle, hard, progress.done.len() + 1).await;
+        charge(budget, &results);
+        progress.append(results);
+    }
     if go_on(progress) && budget.exhausted().is_none() {
         let first = progress.done.len() + 1;
         let results = park::phase(runner, puzzle, hard, &progress.done, first).await;
@@ -572,6 +582,7 @@ fn found_by(origin: &AttemptRecord, report: &Report) -> FoundBy {
         (Phase::Variant | Phase::Subgoals, _) => FoundBy::EasierVariant,
         (Phase::Restart, _) => FoundBy::Restart,
         (Phase::Park, _) => FoundBy::Parking,
+        (Phase::Split | Phase::SplitPart, _) => FoundBy::DoorSplit,
         (Phase::Proximity, _) | (_, None) => FoundBy::ProximitySearch,
         (_, Some(case)) if report.retrieved.iter().any(|r| &r.name == case) => FoundBy::CaseReuse,
         // The thesis's general settings were chosen by hand.

@@ -23,6 +23,7 @@
 //! | [`cycle`]      | retrieve, reuse, revise, final, retain |
 //! | [`variant`]    | the easier-variant phase: a variant's solution as subgoals |
 //! | [`improve`]    | the improve phase: window shortcuts, then [`rerun`], the bounded optimal re-run |
+//! | [`split`]      | the door split: the master's region, the others, then the whole puzzle |
 //! | [`park`]       | parking the blocks on the master's way, round by round, as goal sections |
 //! | [`restart`]    | restarts from the best positions of a stopped attempt |
 //! | [`interrupt`]  | SIGINT/SIGTERM as a value the cycle watches |
@@ -54,6 +55,7 @@ pub mod retrieval;
 pub mod runner;
 pub mod similarity;
 pub mod space;
+pub mod split;
 pub mod variant;
 pub mod verify;
 

@@ -82,6 +82,10 @@ pub enum Phase {
     Restart,
     /// The puzzle with the blocks on the master's way parked (`park.rs`).
     Park,
+    /// A part of a door split, solved on its own (`split.rs`).
+    SplitPart,
+    /// The full puzzle after a door split's first two parts (`split.rs`).
+    Split,
 }
 
 impl Phase {
@@ -95,6 +99,8 @@ impl Phase {
             Phase::Subgoals => "subgoals",
             Phase::Restart => "restart",
             Phase::Park => "park",
+            Phase::SplitPart => "split-part",
+            Phase::Split => "split",
         }
     }
 }

@@ -140,7 +140,7 @@ pub fn best_out_args(runner: &Runner, puzzle: &Path, index: usize) -> Vec<String
 
 /// A solved restart's solution preceded by the moves to its start, replayed
 /// against the original puzzle; other results as they are.
-async fn joined(
+pub(crate) async fn joined(
     runner: &Runner,
     puzzle: &Path,
     prefix: &[String],

@@ -77,6 +77,8 @@ pub enum FoundBy {
     Restart,
     /// They solved it with the blocks on the master's way parked first.
     Parking,
+    /// They solved the rest of a door split (`split.rs`).
+    DoorSplit,
 }
 
 impl FoundBy {
@@ -88,6 +90,7 @@ impl FoundBy {
             FoundBy::EasierVariant => "easier-variant",
             FoundBy::Restart => "restart",
             FoundBy::Parking => "parking",
+            FoundBy::DoorSplit => "door-split",
         }
     }
 }
