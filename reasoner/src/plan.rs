@@ -83,6 +83,7 @@ pub enum Phase {
     /// The puzzle with the blocks on the master's way parked (`park.rs`).
     Park,
     /// A part of a door split, solved on its own (`split.rs`).
+    #[serde(rename = "split-part")]
     SplitPart,
     /// The full puzzle after a door split's first two parts (`split.rs`).
     Split,

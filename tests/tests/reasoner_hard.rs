@@ -203,3 +203,59 @@ fn the_parking_phase_solves_a_puzzle_the_bounded_attempts_fail_on() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(v["status"], "limit_reached");
 }
+
+/// GNOME's Ithaca, which no search of the whole level solves: its frame's
+/// master-only door parts the blocks inside from those outside. With an
+/// empty case base the one limited attempt of 30,000 positions stops at
+/// its limit; the
+/// door-split phase then solves the master's region and the outside as
+/// parts of their own and the whole level from where they leave it, and
+/// the joined solution replays against the level.
+#[test]
+fn the_door_split_phase_solves_ithaca_where_the_bounded_attempt_stops() {
+    let dir = Scratch::new("split-phase");
+    let cb = dir.path("cb.toml");
+    std::fs::write(&cb, "version = 1\n").unwrap();
+    let ithaca = puzzle("puzzles/klotski/ithaca.txt");
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args([
+            "solve",
+            &ithaca,
+            "--casebase",
+            s(&cb),
+            "--json",
+            "--jobs",
+            "1",
+        ])
+        .args(["--position-limit", "30000", "--attempts", "1", "--no-final"])
+        .args([
+            "--parks",
+            "0",
+            "--restarts",
+            "0",
+            "--no-improve",
+            "--retain",
+        ])
+        .args(["--solver", end_to_end::solver_bin().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    let rows = v["attempts"].as_array().unwrap();
+    let phases: Vec<&str> = rows.iter().map(|a| a["phase"].as_str().unwrap()).collect();
+    assert_eq!(
+        phases,
+        ["general", "split-part", "split-part", "split"],
+        "{v}"
+    );
+    assert_eq!(rows[0]["status"], "limit_reached");
+    assert!(rows[1..].iter().all(|a| a["status"] == "solved"), "{v}");
+    let w = winner(&v);
+    assert_eq!(w["phase"], "split");
+    // The winning row counts the whole solution: the inside's steps and more.
+    assert_eq!(v["steps"], w["steps"]);
+    assert!(v["steps"].as_u64().unwrap() > rows[1]["steps"].as_u64().unwrap());
+    assert_solution_replays(&dir, &ithaca, &v);
+    let kept = std::fs::read_to_string(&cb).unwrap();
+    assert!(kept.contains("found_by = \"door-split\""), "{kept}");
+}

@@ -469,3 +469,74 @@ fn the_committed_ithaca_solution_replays_in_the_verifier() {
     assert_eq!(replay["steps"], 367, "{replay}");
     assert_eq!(replay["moves"], 304, "{replay}");
 }
+
+/// `solver variant --split`: a frame whose master-only door parts the
+/// master's region (where `b` blocks its way out) from the outside (where
+/// `a` stands on its goal). The three parts are solved by BFS; the parts'
+/// moves (`--moves-out`) and the rest's solution, joined, replay against
+/// the original as a solution.
+#[test]
+fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
+    let full = temp("frame.txt");
+    std::fs::write(
+        &full,
+        "!\n@\na\nb\n!\na      \n  #####\n  -b @#\n  #   #\n  #####\n!\n@      \n  #####\n  -   #\n  #   #\n  #####\n!\n",
+    )
+    .unwrap();
+    let full = full.to_str().unwrap();
+    let part = |name: &str| temp(name).display().to_string();
+    let (inside, outside, rest, moves) = (
+        part("in.txt"),
+        part("out.txt"),
+        part("rest.txt"),
+        part("moves.sol"),
+    );
+    ok(&["variant", full, "--split", "inside", "-o", &inside], 0);
+    ok(&["variant", full, "--split", "outside", "-o", &outside], 0);
+    let solved = |p: &str, sol: &str| {
+        ok(&["solve", p, "--quiet", "--solution", sol], 0);
+        assert_eq!(verify(p, sol)["valid"], true);
+    };
+    let (s1, s2, s3) = (part("in.sol"), part("out.sol"), part("rest.sol"));
+    solved(&inside, &s1);
+    solved(&outside, &s2);
+    // The inside part ends with the master by the door, 'b' out of its way.
+    let steps1 = verify(&inside, &s1)["steps"].as_u64().unwrap();
+    assert_eq!(steps1, 3, "b down, the master two left");
+    ok(
+        &[
+            "variant",
+            full,
+            "--split",
+            "rest",
+            "--inside-solution",
+            &s1,
+            "--outside-solution",
+            &s2,
+            "--moves-out",
+            &moves,
+            "-o",
+            &rest,
+        ],
+        0,
+    );
+    solved(&rest, &s3);
+    let whole = part("whole.sol");
+    let joined = std::fs::read_to_string(&moves).unwrap() + &std::fs::read_to_string(&s3).unwrap();
+    std::fs::write(&whole, joined).unwrap();
+    let replay = verify(full, &whole);
+    assert_eq!(replay["valid"], true, "{replay}");
+    // 3 inside, 'a' one step off the goal, the master 5 out: 9 steps.
+    assert_eq!(replay["steps"], 9, "{replay}");
+    refused(
+        full,
+        &[(
+            vec!["--split", "rest", "--inside-solution", &s1],
+            "needs --outside-solution",
+        )],
+    );
+    refused(
+        &classic(),
+        &[(vec!["--split", "inside"], "no door to split at")],
+    );
+}
