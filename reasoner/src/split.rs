@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::params::{Algorithm, Heuristic, ParamSet};
+use crate::params::{Heuristic, ParamSet};
 use crate::plan::{self, Phase, Planned};
 use crate::restart::joined;
 use crate::runner::{AttemptResult, RunStatus, Runner};
@@ -35,7 +35,6 @@ pub fn settings() -> Vec<ParamSet> {
         weight: 10.0,
         ..fluid.clone()
     };
-    debug_assert_eq!(wide.algorithm, Algorithm::Fluid);
     vec![fluid, wide, route]
 }
 
