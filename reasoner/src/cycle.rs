@@ -324,6 +324,7 @@ async fn attempts(
     let kept_for_phases = || phases && budget.attempts_share_used();
     let stop =
         |p: &Progress| p.solved() || p.planner.bounds.unsolvable || budget.exhausted().is_some();
+    let mut split_tried = false;
     while !stop(progress) && !kept_for_phases() {
         let wave = progress.planner.next_wave();
         if wave.is_empty() {
@@ -334,12 +335,14 @@ async fn attempts(
         let results = run_wave(runner, puzzle, wave, &limits, config.jobs, budget).await;
         charge(budget, &results);
         progress.record(results);
+        if !split_tried && !stop(progress) {
+            split_tried = true;
+            split_between_waves(runner, puzzle, hard, progress).await;
+        }
     }
     let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
-    if go_on(progress) && budget.exhausted().is_none() && config.variants > 0 {
-        let results = split::phase(runner, puzzle, hard, progress.done.len() + 1).await;
-        charge(budget, &results);
-        progress.append(results);
+    if !split_tried && go_on(progress) && budget.exhausted().is_none() {
+        split_between_waves(runner, puzzle, hard, progress).await;
     }
     if go_on(progress) && budget.exhausted().is_none() {
         let first = progress.done.len() + 1;
@@ -398,6 +401,28 @@ async fn attempts(
     let results = run_wave(runner, puzzle, vec![last], &|_| unlimited, 1, budget).await;
     charge(budget, &results);
     progress.record(results);
+}
+
+/// The door-split phase, run once after the first wave that did not solve
+/// the puzzle (with `--variants 0` not at all): where it applies, blocks on
+/// both sides of a master-only door multiply the positions of every
+/// attempt on the whole puzzle (Ithaca: none solved it in 20 minutes; the
+/// split's runs take a second), and where it does not, `solver variant
+/// --split` says so at once and no row is added. Its rows come before the
+/// next wave's in the report.
+async fn split_between_waves(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    hard: &variant::Context<'_>,
+    progress: &mut Progress,
+) {
+    if hard.config.variants == 0 || hard.config.budget.exhausted().is_some() {
+        return;
+    }
+    let results = split::phase(runner, puzzle, hard, progress.done.len() + 1).await;
+    charge(&hard.config.budget, &results);
+    progress.planner.skip(results.len());
+    progress.append(results);
 }
 
 /// A retrieved case of this very puzzle (the same file's hash) whose

@@ -258,6 +258,9 @@ pub struct Planner {
     general: VecDeque<(String, ParamSet)>,
     /// Every set planned so far, in plan order.
     tried: Vec<ParamSet>,
+    /// Report rows of other phases run between waves ([`Planner::skip`]):
+    /// the next planned attempt's index comes after them.
+    skipped: usize,
     pub bounds: Bounds,
     budget: usize,
     wave: usize,
@@ -287,6 +290,7 @@ impl Planner {
             reuse: reuse.into(),
             general: VecDeque::new(),
             tried: Vec::new(),
+            skipped: 0,
             bounds: Bounds::default(),
             budget,
             wave: wave.max(1),
@@ -373,10 +377,17 @@ impl Planner {
         wave
     }
 
+    /// Leaves `rows` indices to rows that another phase ran between waves
+    /// (the door split after the first wave), so that attempts planned
+    /// later number after them.
+    pub fn skip(&mut self, rows: usize) {
+        self.skipped += rows;
+    }
+
     fn plan(&mut self, phase: Phase, case: Option<String>, params: ParamSet) -> Planned {
         self.tried.push(params.clone());
         Planned {
-            index: self.tried.len(),
+            index: self.tried.len() + self.skipped,
             phase,
             case,
             from: None,

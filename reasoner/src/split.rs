@@ -8,6 +8,10 @@
 //! moves and the rest's solution, joined, are replayed against the original
 //! puzzle by `solver verify` before they count.
 //!
+//! The cycle runs it once, right after the first wave of attempts
+//! (`cycle.rs`): where it applies, the blocks on both sides of a door
+//! multiply the positions of every attempt on the whole puzzle.
+//!
 //! GNOME Klotski's Ithaca, which no search of the whole level solved, is
 //! solved so in about a second: 215 steps for the inside (fluid search), 20
 //! kept of the way out, 9 to the goal (`experiments/README.md`). A puzzle

@@ -259,3 +259,56 @@ fn the_door_split_phase_solves_ithaca_where_the_bounded_attempt_stops() {
     let kept = std::fs::read_to_string(&cb).unwrap();
     assert!(kept.contains("found_by = \"door-split\""), "{kept}");
 }
+
+/// The door split runs once, right after the first wave, and its rows
+/// number between the waves': on Ithaca with attempts of 2,000 positions
+/// its first part is not solved by any of its three settings, and the
+/// second wave's attempts number after its rows.
+#[test]
+fn the_door_split_runs_once_after_the_first_wave_and_the_rows_number_in_order() {
+    let dir = Scratch::new("split-between-waves");
+    let cb = dir.path("cb.toml");
+    std::fs::write(&cb, "version = 1\n").unwrap();
+    let ithaca = puzzle("puzzles/klotski/ithaca.txt");
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args([
+            "solve",
+            &ithaca,
+            "--casebase",
+            s(&cb),
+            "--json",
+            "--jobs",
+            "1",
+        ])
+        .args(["--position-limit", "2000", "--attempts", "6", "--no-final"])
+        .args([
+            "--parks",
+            "0",
+            "--restarts",
+            "0",
+            "--variants",
+            "1",
+            "--no-improve",
+        ])
+        .args(["--solver", end_to_end::solver_bin().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    assert_eq!(out.status.code(), Some(1), "{v}");
+    let rows = v["attempts"].as_array().unwrap();
+    let indices: Vec<u64> = rows.iter().map(|a| a["index"].as_u64().unwrap()).collect();
+    assert_eq!(indices, (1..=rows.len() as u64).collect::<Vec<_>>(), "{v}");
+    let phases: Vec<&str> = rows.iter().map(|a| a["phase"].as_str().unwrap()).collect();
+    let split: Vec<usize> = (0..phases.len())
+        .filter(|&i| phases[i] == "split-part")
+        .collect();
+    // Three settings tried on part 1 after the first wave of four, then
+    // the last two attempts, then the variant phase.
+    assert_eq!(split, [4, 5, 6], "{phases:?}");
+    assert!(phases[..4].iter().all(|p| *p == "general"), "{phases:?}");
+    assert_eq!(phases[7..9], ["general", "general"], "{phases:?}");
+    assert!(
+        rows[4..7].iter().all(|a| a["status"] == "limit_reached"),
+        "{v}"
+    );
+}
