@@ -634,10 +634,23 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
     };
     let found_by = found_by(origin, report);
     let sha256 = casebase::sha256_file(puzzle)?;
+    // A door split's solution cost its parts' runs too: the case counts
+    // them all, so that it never looks cheaper than a whole-puzzle case.
+    let positions_examined = match winner.phase {
+        Phase::Split => Some(
+            report
+                .attempts
+                .iter()
+                .filter(|a| matches!(a.phase, Phase::SplitPart | Phase::Split))
+                .filter_map(|a| a.result.positions_examined)
+                .sum(),
+        ),
+        _ => winner.result.positions_examined,
+    };
     let outcome = Outcome {
         steps: winner.result.steps,
         moves: winner.result.moves,
-        positions_examined: winner.result.positions_examined,
+        positions_examined,
         found_by,
         found_at: Some(casebase::schema::utc_now()),
     };

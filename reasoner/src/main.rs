@@ -107,7 +107,7 @@ struct SolveArgs {
     /// Attempts planned together, 1 to 1000; part of the plan (the same seed and wave give the same attempts).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = parse::wave, allow_negative_numbers = true)]
     wave: usize,
-    /// Easier-variant recipes to try when the attempts fail, 0 to 100 (0: no variant phase).
+    /// Easier-variant recipes to try when the attempts fail, 0 to 100 (0: no variant phase, and no door split).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = parse::variants, allow_negative_numbers = true)]
     variants: usize,
     /// Rounds of restarts from the best positions when the attempts and variants fail, 0 to 100.

@@ -97,17 +97,36 @@ pub async fn phase(
         ));
         return rows;
     }
-    let prefix: Vec<String> = std::fs::read_to_string(&moves)
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let prefix: Vec<String> = match std::fs::read_to_string(&moves) {
+        Ok(text) => text.lines().map(str::to_string).collect(),
+        Err(e) => {
+            let index = first + rows.len();
+            let note = "door split, part 3: the parts' moves cannot be read";
+            let why = format!("{}: {e}", moves.display());
+            let params = ParamSet::default();
+            rows.push((
+                row(index, (Phase::Split, note), &params),
+                AttemptResult::failed(why, 0),
+            ));
+            return rows;
+        }
+    };
     let note = "door split, part 3: the whole puzzle after parts 1 and 2";
     let last = solve_part(runner, &rest, ctx, (Phase::Split, note), first, &mut rows).await;
     if last.is_some() {
-        // The rest's row becomes the whole solution, verified on the puzzle.
-        let (p, r) = rows.pop().expect("the rest's row");
-        let r = joined(runner, puzzle, &prefix, r, p.index, ctx.config).await;
+        // The rest's row becomes the whole solution, verified on the puzzle
+        // (the parts' moves first).
+        let (p, mut r) = rows.pop().expect("the rest's row");
+        if prefix.is_empty() {
+            // Parts 1 and 2 left the start as it was: the rest is the
+            // puzzle itself, but its claim is checked against the puzzle
+            // all the same.
+            r = runner
+                .check_claim(puzzle, r, p.index, ctx.config.attempt_timeout)
+                .await;
+        } else {
+            r = joined(runner, puzzle, &prefix, r, p.index, ctx.config).await;
+        }
         rows.push((p, r));
     }
     rows

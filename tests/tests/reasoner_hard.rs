@@ -258,6 +258,16 @@ fn the_door_split_phase_solves_ithaca_where_the_bounded_attempt_stops() {
     assert_solution_replays(&dir, &ithaca, &v);
     let kept = std::fs::read_to_string(&cb).unwrap();
     assert!(kept.contains("found_by = \"door-split\""), "{kept}");
+    // The case counts the positions of all three parts, not the rest's alone.
+    let spent: u64 = rows[1..]
+        .iter()
+        .map(|a| a["positions_examined"].as_u64().unwrap())
+        .sum();
+    assert!(spent > w["positions_examined"].as_u64().unwrap());
+    assert!(
+        kept.contains(&format!("positions_examined = {spent}")),
+        "{kept}"
+    );
 }
 
 /// The door split runs once, right after the first wave, and its rows

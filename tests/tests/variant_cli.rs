@@ -539,4 +539,25 @@ fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
         &classic(),
         &[(vec!["--split", "inside"], "no door to split at")],
     );
+    refused(
+        full,
+        &[
+            (
+                vec!["--split", "inside", "--moves-out", &moves],
+                "go with --split rest",
+            ),
+            // The whole frame's solution is not the outside part's.
+            (
+                vec![
+                    "--split",
+                    "rest",
+                    "--inside-solution",
+                    &s1,
+                    "--outside-solution",
+                    &whole,
+                ],
+                "outside part's solution does not replay",
+            ),
+        ],
+    );
 }

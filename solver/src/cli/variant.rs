@@ -217,6 +217,16 @@ fn split_part(
     part: SplitPart,
 ) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
+    let rest_only = [
+        &args.inside_solution,
+        &args.outside_solution,
+        &args.moves_out,
+    ];
+    if part != SplitPart::Rest && rest_only.iter().any(|a| a.is_some()) {
+        return Err(Failure::input(
+            "--inside-solution, --outside-solution and --moves-out go with --split rest",
+        ));
+    }
     let why = |m: String| Failure::input(format!("{file}: --split: {m}"));
     let plan = split::plan(puzzle).map_err(why)?;
     let out = match part {

@@ -36,7 +36,9 @@ use crate::params::EncodingKind;
 use crate::store::MAX_KEY_BITS;
 
 /// Bytes a visited set holds per stored position for each byte of slot:
-/// the table is between 7/16 and 7/8 full, plus a share of frontier.
+/// a large table is 54-81% full (a small one, after its x4 growth, down to
+/// a fifth: an estimate, the hard memory check is the table's own), plus a
+/// share of frontier.
 const BYTES_PER_SLOT_BYTE: f64 = 3.0;
 
 /// The same for slots over 16 bytes, whose keys the table keeps apart from

@@ -54,6 +54,12 @@ pub fn plan(puzzle: &Puzzle) -> Result<Split, String> {
     if puzzle.counts[m] != 1 || puzzle.goals.len() != 1 {
         return Err("a door split needs one master and one goal section".into());
     }
+    let names_master = puzzle
+        .final_goal()
+        .is_some_and(|g| g.requirements.iter().any(|r| r.block_type == m));
+    if !names_master {
+        return Err("the goal does not place the master: there is no way out to split".into());
+    }
     let region = regions(&puzzle.board);
     let start = puzzle.start.anchors[puzzle.type_range(m).start] as usize;
     let cells = |a: usize| puzzle.cells_at(m, a).unwrap_or_default();
@@ -61,29 +67,12 @@ pub fn plan(puzzle: &Puzzle) -> Result<Split, String> {
         .iter()
         .find_map(|&c| region[c])
         .ok_or("the master starts on doors only")?;
-    let within = |a: usize| cells(a).iter().all(|&c| region[c] == Some(home));
     let mut route = obstruction::master_route(puzzle, start);
     if route.is_empty() {
         return Err("the master has no way to its goal even on the empty board".into());
     }
     route.reverse();
-    let out = route.iter().position(|&a| !within(a)).ok_or(
-        "the master's goal lies in its own region: there is no door to split at".to_string(),
-    )?;
-    let exit = route[out
-        .checked_sub(1)
-        .ok_or("the master does not start within its region")?];
-    let mut swept = vec![false; puzzle.board.len()];
-    for &a in std::iter::once(&exit).chain(route[out..].iter()) {
-        let mine: Vec<usize> = cells(a)
-            .into_iter()
-            .filter(|&c| region[c] == Some(home))
-            .collect();
-        if mine.is_empty() {
-            break;
-        }
-        mine.into_iter().for_each(|c| swept[c] = true);
-    }
+    let (exit, swept) = way_out_of(&route, &cells, &region, home)?;
     let (inside, outside) = sides(puzzle, &region, home)?;
     if inside.is_empty() || outside.is_empty() {
         return Err("no blocks on both sides of the master's door: nothing to split".into());
@@ -96,6 +85,42 @@ pub fn plan(puzzle: &Puzzle) -> Result<Split, String> {
         inside,
         outside,
     })
+}
+
+/// Along `route` (start first): the master's exit, the last anchor wholly
+/// in region `home` before it first covers a free cell of another region,
+/// and the cells of `home` it covers from there until it has left `home`.
+fn way_out_of(
+    route: &[usize],
+    cells: &dyn Fn(usize) -> Vec<usize>,
+    region: &[Option<usize>],
+    home: usize,
+) -> Result<(usize, Vec<bool>), String> {
+    let elsewhere = |a: usize| {
+        cells(a)
+            .iter()
+            .any(|&c| region[c].is_some_and(|r| r != home))
+    };
+    let within = |a: usize| cells(a).iter().all(|&c| region[c] == Some(home));
+    let leaves = route.iter().position(|&a| elsewhere(a)).ok_or(
+        "the master's goal lies in its own region: there is no door to split at".to_string(),
+    )?;
+    let exit = route[..leaves]
+        .iter()
+        .rposition(|&a| within(a))
+        .ok_or("the master starts partly on a door: it has no place wholly within its region")?;
+    let mut swept = vec![false; region.len()];
+    for &a in &route[exit..] {
+        let mine: Vec<usize> = cells(a)
+            .into_iter()
+            .filter(|&c| region[c] == Some(home))
+            .collect();
+        if mine.is_empty() {
+            break;
+        }
+        mine.into_iter().for_each(|c| swept[c] = true);
+    }
+    Ok((route[exit], swept))
 }
 
 /// Regions of free cells: connected through free cells (doors and walls
@@ -222,8 +247,15 @@ pub fn rest(
     let part1 = inside(puzzle, split)?;
     let done = replay(&part1, inside_moves)
         .map_err(|e| format!("the inside part's solution does not replay: {e}"))?;
-    if !done.solved {
-        return Err("the inside part's solution does not bring the master to its exit".into());
+    let master_at = done.final_position.anchors[part1.type_range(m).start] as usize;
+    if !done.solved || master_at != split.exit {
+        return Err("the inside part's solution does not end with the master at its exit".into());
+    }
+    let part2 = outside(puzzle, split)?;
+    let out = replay(&part2, outside_moves)
+        .map_err(|e| format!("the outside part's solution does not replay: {e}"))?;
+    if !out.solved {
+        return Err("the outside part's solution does not reach the puzzle's goal".into());
     }
     let mut moves = inside_moves.to_vec();
     moves.extend(way_out(puzzle, split, master_id, outside_moves));
@@ -235,13 +267,11 @@ pub fn rest(
     };
     part.metadata
         .retain(|(k, _)| !k.eq_ignore_ascii_case("optimum"));
-    part.metadata.push((
-        "restart".to_string(),
-        format!(
-            "after the door split's first two parts ({} steps)",
-            reached.steps
-        ),
-    ));
+    let what = format!(
+        "the whole puzzle after the first two parts ({} steps)",
+        reached.steps
+    );
+    describe(&mut part, &what);
     Ok((part, moves))
 }
 
@@ -326,6 +356,40 @@ mod tests {
         let mut whole = moves;
         whole.extend(sol3);
         assert!(replay(&p, &whole).unwrap().solved);
+    }
+
+    #[test]
+    fn a_door_within_the_masters_region_or_a_goal_without_it_does_not_split() {
+        // The door is a shortcut within the master's region, and its goal
+        // lies in that region too.
+        let shortcut = "!\n@\na\n!\n#######\n#@ -  #\n# ### #\n#     #\n###a###\n#######\n!\n#######\n#    @#\n# ### #\n#     #\n### ###\n#######\n!\n";
+        let p = native::parse(shortcut, "shortcut").unwrap();
+        assert!(
+            plan(&p).unwrap_err().contains("own region"),
+            "{:?}",
+            plan(&p)
+        );
+        let no_master = FRAME.replace("!\n@      \n  #####", "!\na      \n  #####");
+        let p = native::parse(&no_master, "goal a").unwrap();
+        assert!(plan(&p).unwrap_err().contains("does not place the master"));
+    }
+
+    #[test]
+    fn the_rest_refuses_solutions_of_other_puzzles() {
+        let p = native::parse(FRAME, "frame").unwrap();
+        let s = plan(&p).unwrap();
+        let sol1 = solution::parse("b 2,3 D\n@ 2,5 LL\n", "s1").unwrap();
+        // The whole puzzle's solution is not the outside part's.
+        let whole = solution::parse("b 2,3 D\n@ 2,5 LL\na 0,0 R\n@ 2,3 LLLUU\n", "w").unwrap();
+        let err = rest(&p, &s, &sol1, &whole).unwrap_err();
+        assert!(
+            err.contains("outside part's solution does not replay"),
+            "{err}"
+        );
+        // An inside solution that leaves the master short of its exit.
+        let short = solution::parse("b 2,3 D\n@ 2,5 L\n", "s").unwrap();
+        let err = rest(&p, &s, &short, &[]).unwrap_err();
+        assert!(err.contains("master at its exit"), "{err}");
     }
 
     #[test]
