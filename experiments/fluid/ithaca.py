@@ -2,6 +2,11 @@
 """Solves GNOME Klotski's Ithaca (marked SOLVEME in GNOME's source) in three
 parts, each checked by `solver verify`, and writes the whole solution.
 
+Superseded for use: `solver variant --split inside|outside|rest` derives the
+same three parts by rule (no hand-chosen corner or freezes) and the
+reasoner's door-split phase runs them (244 steps; experiments/README.md).
+This script is kept because it made the committed 367-step solution.
+
 1. The inside: the frame's master-only door splits the level, so before the
    master reaches the door no other block crosses it. `solver variant
    --freeze-area` turns everything outside the frame into walls; the goal is
