@@ -341,7 +341,7 @@ async fn attempts(
         }
     }
     let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
-    if !split_tried && go_on(progress) && budget.exhausted().is_none() {
+    if !split_tried && go_on(progress) {
         split_between_waves(runner, puzzle, hard, progress).await;
     }
     if go_on(progress) && budget.exhausted().is_none() {

@@ -204,6 +204,32 @@ fn the_parking_phase_solves_a_puzzle_the_bounded_attempts_fail_on() {
     assert_eq!(v["status"], "limit_reached");
 }
 
+const ITHACA: &str = "puzzles/klotski/ithaca.txt";
+
+/// `reasoner solve FILE` with an empty case base at `dir/cb.toml`, one
+/// solver at a time, no final run, no parking, restarts or improving, JSON;
+/// and `extra`.
+fn from_empty_casebase(dir: &Scratch, file: &str, extra: &[&str]) -> (Output, Value) {
+    let cb = dir.path("cb.toml");
+    std::fs::write(&cb, "version = 1\n").unwrap();
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args(["solve", file, "--casebase", s(&cb), "--json", "--jobs", "1"])
+        .args([
+            "--no-final",
+            "--parks",
+            "0",
+            "--restarts",
+            "0",
+            "--no-improve",
+        ])
+        .args(["--solver", end_to_end::solver_bin().to_str().unwrap()])
+        .args(extra)
+        .output()
+        .unwrap();
+    let v = json_of(&out);
+    (out, v)
+}
+
 /// GNOME's Ithaca, which no search of the whole level solves: its frame's
 /// master-only door parts the blocks inside from those outside. With an
 /// empty case base the one limited attempt of 30,000 positions stops at
@@ -214,32 +240,9 @@ fn the_parking_phase_solves_a_puzzle_the_bounded_attempts_fail_on() {
 #[test]
 fn the_door_split_phase_solves_ithaca_where_the_bounded_attempt_stops() {
     let dir = Scratch::new("split-phase");
-    let cb = dir.path("cb.toml");
-    std::fs::write(&cb, "version = 1\n").unwrap();
-    let ithaca = puzzle("puzzles/klotski/ithaca.txt");
-    let out = Command::new(end_to_end::reasoner_bin())
-        .args([
-            "solve",
-            &ithaca,
-            "--casebase",
-            s(&cb),
-            "--json",
-            "--jobs",
-            "1",
-        ])
-        .args(["--position-limit", "30000", "--attempts", "1", "--no-final"])
-        .args([
-            "--parks",
-            "0",
-            "--restarts",
-            "0",
-            "--no-improve",
-            "--retain",
-        ])
-        .args(["--solver", end_to_end::solver_bin().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let v = json_of(&out);
+    let (ithaca, cb) = (puzzle(ITHACA), dir.path("cb.toml"));
+    let extra = ["--position-limit", "30000", "--attempts", "1", "--retain"];
+    let (out, v) = from_empty_casebase(&dir, &ithaca, &extra);
     assert_eq!(out.status.code(), Some(0), "{v}");
     let rows = v["attempts"].as_array().unwrap();
     let phases: Vec<&str> = rows.iter().map(|a| a["phase"].as_str().unwrap()).collect();
@@ -277,33 +280,15 @@ fn the_door_split_phase_solves_ithaca_where_the_bounded_attempt_stops() {
 #[test]
 fn the_door_split_runs_once_after_the_first_wave_and_the_rows_number_in_order() {
     let dir = Scratch::new("split-between-waves");
-    let cb = dir.path("cb.toml");
-    std::fs::write(&cb, "version = 1\n").unwrap();
-    let ithaca = puzzle("puzzles/klotski/ithaca.txt");
-    let out = Command::new(end_to_end::reasoner_bin())
-        .args([
-            "solve",
-            &ithaca,
-            "--casebase",
-            s(&cb),
-            "--json",
-            "--jobs",
-            "1",
-        ])
-        .args(["--position-limit", "2000", "--attempts", "6", "--no-final"])
-        .args([
-            "--parks",
-            "0",
-            "--restarts",
-            "0",
-            "--variants",
-            "1",
-            "--no-improve",
-        ])
-        .args(["--solver", end_to_end::solver_bin().to_str().unwrap()])
-        .output()
-        .unwrap();
-    let v = json_of(&out);
+    let extra = [
+        "--position-limit",
+        "2000",
+        "--attempts",
+        "6",
+        "--variants",
+        "1",
+    ];
+    let (out, v) = from_empty_casebase(&dir, &puzzle(ITHACA), &extra);
     assert_eq!(out.status.code(), Some(1), "{v}");
     let rows = v["attempts"].as_array().unwrap();
     let indices: Vec<u64> = rows.iter().map(|a| a["index"].as_u64().unwrap()).collect();
