@@ -11,9 +11,11 @@
 //! `--metric moves` flood-fills the block's reachable anchors with the other
 //! blocks fixed (around corners for free blocks, straight for sliders).
 
+mod commute;
 mod spaces;
 mod state;
 
+use commute::Commute;
 use spaces::SpaceMasks;
 pub use state::{ShapeTable, State, NO_OWNER};
 
@@ -34,6 +36,11 @@ pub struct Skip {
     /// moves` only all four, the whole block (a flood is not split by its
     /// first step).
     pub directions: u8,
+    /// Under `--metric steps`, with one direction: the skipped step is the
+    /// way back of the step that reached the position, and the steps that
+    /// commute with that one and rank below it are left out too
+    /// ([`commute`]).
+    pub commute: bool,
 }
 
 impl Skip {
@@ -41,6 +48,7 @@ impl Skip {
     pub const NONE: Skip = Skip {
         instance: usize::MAX,
         directions: 0,
+        commute: false,
     };
 
     /// Every move of instance `i`: under `--metric moves`, moving again the
@@ -50,6 +58,7 @@ impl Skip {
         Skip {
             instance: i,
             directions: 0b1111,
+            commute: false,
         }
     }
 
@@ -60,6 +69,18 @@ impl Skip {
         Skip {
             instance: i,
             directions: 1 << d,
+            commute: false,
+        }
+    }
+
+    /// [`Skip::step`], and the steps of other blocks that commute with the
+    /// step that reached the position and rank below it ([`commute`]):
+    /// breadth-first search reaches each of those from another parent of
+    /// its layer.
+    pub fn last_step(i: usize, d: usize) -> Skip {
+        Skip {
+            commute: true,
+            ..Skip::step(i, d)
         }
     }
 }
@@ -192,6 +213,9 @@ pub struct MoveGenerator {
     queue: Vec<u16>,
     /// Scratch: instances next to an empty cell.
     near: Vec<u16>,
+    /// The last step that [`Skip::last_step`] names, for leaving out the
+    /// steps that commute with it.
+    commute: Commute,
 }
 
 impl MoveGenerator {
@@ -292,6 +316,7 @@ impl MoveGenerator {
             generation: 0,
             queue: Vec::new(),
             near: Vec::new(),
+            commute: Commute::new(cells),
         }
     }
 
@@ -301,6 +326,11 @@ impl MoveGenerator {
 
     pub fn metric(&self) -> Metric {
         self.metric
+    }
+
+    /// Empty open cells in every position.
+    pub fn spaces(&self) -> usize {
+        self.spaces
     }
 
     /// False when instance `i` is locked in place (`--lock`).
@@ -386,9 +416,12 @@ impl MoveGenerator {
 
     /// [`MoveGenerator::generate`] without the moves `skip` names (BFS
     /// skips what can only be a duplicate; both public Rush Hour solvers
-    /// skip the block that moved last too).
-    pub fn generate_skipping(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) {
+    /// skip the block that moved last too). Returns how many steps were
+    /// left out as commuting with the last ([`Skip::last_step`]; the step
+    /// back is not counted).
+    pub fn generate_skipping(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) -> usize {
         out.clear();
+        self.prepare_commute(state, skip);
         let occupied = self.occupied(state);
         if !self.space_driven {
             for i in 0..state.anchors.len() {
@@ -398,7 +431,7 @@ impl MoveGenerator {
                     self.generate_towards(state, i, !skip.directions & 0b1111, occupied, out);
                 }
             }
-            return;
+            return self.commute.left_out;
         }
         // Only blocks next to an empty cell can move, and only towards it:
         // a step needs its whole leading edge empty, so a direction without
@@ -434,6 +467,27 @@ impl MoveGenerator {
         }
         self.near = near;
         self.sides = sides;
+        self.commute.left_out
+    }
+
+    /// Sets [`MoveGenerator::commute`] to the last step `skip` names, or
+    /// to nothing.
+    #[inline]
+    fn prepare_commute(&mut self, state: &State, skip: Skip) {
+        if !skip.commute {
+            self.commute.clear();
+            return;
+        }
+        debug_assert!(self.metric == Metric::Steps && skip.directions.count_ones() == 1);
+        let i = skip.instance;
+        let t = self.shapes.type_of(i);
+        let back = skip.directions.trailing_zeros() as usize;
+        let to = state.anchors[i] as usize;
+        let from = self.hop[(t * self.cells + to) * 4 + back];
+        debug_assert!(from != NONE, "the step back of a step is on the board");
+        let small = !self.edges.is_empty();
+        self.commute
+            .after(i, from as usize, to, &self.leading[t][back], small);
     }
 
     /// Calls `visit` with every instance that might be able to step: with
@@ -539,6 +593,12 @@ impl MoveGenerator {
                         wanted &= wanted - 1;
                         let q = self.hop[base + d];
                         if q != NONE && self.edges[base + d] & occupied == 0 {
+                            if self.commute.ranks_below(i, from, q as usize)
+                                && !self.commute.enters_bits(self.edges[base + d])
+                            {
+                                self.commute.left_out += 1;
+                                continue;
+                            }
                             out.push(Move::of(i, from, q as usize));
                         }
                     }
@@ -548,6 +608,12 @@ impl MoveGenerator {
                     let d = wanted.trailing_zeros() as usize;
                     wanted &= wanted - 1;
                     if let Some(q) = self.step_target(state, i, t, from, d) {
+                        if self.commute.ranks_below(i, from, q)
+                            && !self.commute.enters_cells(from, &self.leading[t][d])
+                        {
+                            self.commute.left_out += 1;
+                            continue;
+                        }
                         out.push(Move::of(i, from, q));
                     }
                 }

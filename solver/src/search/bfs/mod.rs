@@ -181,8 +181,12 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
 
 #[cfg(test)]
 mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::*;
     use crate::formats;
+    use crate::model::Puzzle;
     use crate::params::{Limits, SearchParams};
     use crate::search::test_engine;
 
@@ -194,15 +198,24 @@ mod tests {
         cap: Option<u64>,
         tags: Option<Tags>,
     ) -> (Option<usize>, [u64; 3]) {
-        let puzzle = formats::bundled(file);
+        run_on(&formats::bundled(file), goal, cap, tags)
+    }
+
+    /// [`run`] on a puzzle.
+    fn run_on(
+        puzzle: &Puzzle,
+        goal: bool,
+        cap: Option<u64>,
+        tags: Option<Tags>,
+    ) -> (Option<usize>, [u64; 3]) {
         let params = SearchParams::default();
         let limits = Limits {
             max_positions: cap,
             ..Limits::default()
         };
-        let mut e = test_engine(&puzzle, &params, &limits);
+        let mut e = test_engine(puzzle, &params, &limits);
         e.goal_enabled = goal;
-        let mut start = State::new(&puzzle);
+        let mut start = State::new(puzzle);
         start.load(&puzzle.start, e.moves.shapes());
         let tags = tags.unwrap_or_else(|| Tags::of(&e));
         let length = match search_tagged(&mut e, &start, tags) {
@@ -216,39 +229,147 @@ mod tests {
     }
 
     /// Wide keys under `--metric steps` skip the block that moved last's
-    /// step back, and that changes nothing but the work: the same solution
-    /// length, positions examined, stored (also when a cap stops the search
-    /// mid-layer, so the order is the same) and generated (the branching
-    /// factor counts the step back).
+    /// step back and the steps commuting with it that rank below it, and
+    /// that changes nothing but the work: the same solution length and,
+    /// in a count that runs to the end, the same positions examined,
+    /// stored and generated (the branching factor counts what is left
+    /// out). A search stopped midway through a layer (at a cap, or at the
+    /// goal) examines as many positions, but the layer's order differs.
     #[test]
-    fn skipping_the_step_back_changes_no_count_nor_order() {
-        for (file, goal, cap) in [
-            ("klotski/only_18_steps.txt", true, None),
-            ("klotski/only_18_steps.txt", false, None),
-            ("klotski/sunshine.txt", false, Some(3_000)),
-            ("klotski/sunshine.txt", false, Some(20_011)),
+    fn skipping_the_step_back_and_commuting_steps_changes_no_count() {
+        for (file, goal) in [
+            ("klotski/only_18_steps.txt", true),
+            ("klotski/only_18_steps.txt", false),
+            ("special/twin_solvable.txt", false),
+            ("bench/bench_1e5.txt", false),
         ] {
-            let (length, counts) = run(file, goal, cap, None);
-            let (plain_length, plain) = run(file, goal, cap, Some(Tags::None));
+            let (length, counts) = run(file, goal, None, None);
+            let (plain_length, plain) = run(file, goal, None, Some(Tags::None));
             assert_eq!(length, plain_length, "{file}");
-            assert_eq!(counts, plain, "{file} capped at {cap:?}");
+            if !goal {
+                assert_eq!(counts, plain, "{file}");
+            }
             assert!(counts[1] > 1000, "{file}: a search of some size");
         }
         assert_eq!(
             run("klotski/only_18_steps.txt", true, None, None).0,
             Some(33)
         );
+        let (_, capped) = run("klotski/sunshine.txt", false, Some(20_011), None);
+        let (_, plain) = run(
+            "klotski/sunshine.txt",
+            false,
+            Some(20_011),
+            Some(Tags::None),
+        );
+        assert_eq!(capped[0], plain[0], "the cap counts positions examined");
     }
 
-    /// Steps tags only where the key is wider than a word and no pruning is on.
+    /// A random walled box with a master (a unit or a 2x2 square), units,
+    /// 2x2 squares and dominoes, and a goal cell for the master; boards
+    /// from 25 to 110 cells, so that steps are checked both as bits (up to
+    /// 64 cells) and cell by cell.
+    fn random_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
+        let (h, w) = (rng.gen_range(3..9), rng.gen_range(3..9));
+        let mut grid = vec![vec!['#'; w + 2]; h + 2];
+        for row in grid.iter_mut().take(h + 1).skip(1) {
+            for cell in row.iter_mut().take(w + 1).skip(1) {
+                *cell = if rng.gen_range(0..10) == 0 { '#' } else { ' ' };
+            }
+        }
+        let square = rng.gen_bool(0.5);
+        let shapes: [(char, &[(usize, usize)]); 5] = [
+            (
+                '@',
+                if square {
+                    &[(0, 0), (0, 1), (1, 0), (1, 1)]
+                } else {
+                    &[(0, 0)]
+                },
+            ),
+            ('a', &[(0, 0)]),
+            ('h', &[(0, 0), (0, 1), (1, 0), (1, 1)]),
+            ('G', &[(0, 0), (0, 1)]),
+            ('J', &[(0, 0), (1, 0)]),
+        ];
+        let fits = |g: &Vec<Vec<char>>, r: usize, c: usize, cells: &[(usize, usize)]| {
+            cells
+                .iter()
+                .all(|&(dr, dc)| g.get(r + dr).and_then(|row| row.get(c + dc)) == Some(&' '))
+        };
+        let place = |rng: &mut ChaCha8Rng, g: &mut Vec<Vec<char>>, k: usize| {
+            let (sym, cells) = shapes[k];
+            for _ in 0..30 {
+                let (r, c) = (rng.gen_range(1..=h), rng.gen_range(1..=w));
+                if fits(g, r, c, cells) {
+                    cells.iter().for_each(|&(dr, dc)| g[r + dr][c + dc] = sym);
+                    return Some((r, c));
+                }
+            }
+            None
+        };
+        let mut start = grid.clone();
+        place(rng, &mut start, 0)?;
+        let mut goal = grid;
+        place(rng, &mut goal, 0)?;
+        for _ in 0..(h * w) / 3 {
+            let k = rng.gen_range(1..shapes.len());
+            place(rng, &mut start, k);
+        }
+        let text = |g: &Vec<Vec<char>>| -> String {
+            g.iter()
+                .map(|r| r.iter().collect::<String>() + "\n")
+                .collect()
+        };
+        let master = if square { "@ 1,0 0,1 1,1" } else { "@" };
+        let types = format!("{master}\na\nh 1,0 0,1 1,1\nG 1,0\nJ 0,1");
+        let file = format!("!\n{types}\n!\n{}!\n{}!\n", text(&start), text(&goal));
+        formats::native::parse(&file, "box").ok()
+    }
+
+    /// On random boxes, with the queue tagged whatever the key's width,
+    /// leaving out the steps that commute with the last changes neither a
+    /// complete count (positions examined, stored, generated) nor the
+    /// length of the shortest solution.
     #[test]
-    fn steps_tags_for_wide_keys_only() {
+    fn on_random_boxes_commuting_steps_left_out_change_no_count_nor_length() {
+        let mut rng = ChaCha8Rng::seed_from_u64(14);
+        let (mut compared, mut solved) = (0, 0);
+        for _ in 0..300 {
+            let Some(p) = random_box(&mut rng) else {
+                continue;
+            };
+            let cap = Some(30_000);
+            let (_, tagged) = run_on(&p, false, cap, Some(Tags::Step));
+            let (_, plain) = run_on(&p, false, cap, Some(Tags::None));
+            if plain[0] == 30_000 {
+                continue;
+            }
+            assert_eq!(tagged, plain, "count of\n{p:?}");
+            let (length, _) = run_on(&p, true, cap, Some(Tags::Step));
+            let (plain_length, _) = run_on(&p, true, cap, Some(Tags::None));
+            assert_eq!(length, plain_length, "shortest solution of\n{p:?}");
+            compared += 1;
+            solved += length.is_some() as usize;
+        }
+        assert!(
+            compared > 100 && solved > 40,
+            "{compared} compared, {solved} solved"
+        );
+    }
+
+    /// Steps tags only where no pruning is on and the key is wider than a
+    /// word or two cells or more stand empty.
+    #[test]
+    fn steps_tags_for_wide_keys_and_several_spaces_only() {
         let tags = |file: &str| {
             let puzzle = formats::bundled(file);
             let e = test_engine(&puzzle, &SearchParams::default(), &Limits::default());
             Tags::of(&e)
         };
         assert_eq!(tags("klotski/sunshine.txt"), Tags::Step);
+        assert_eq!(tags("bench/bench_1e6.txt"), Tags::Step);
         assert_eq!(tags("tiles/korf_01.txt"), Tags::None);
+        assert_eq!(tags("bench/bench_1e7.txt"), Tags::None);
     }
 }

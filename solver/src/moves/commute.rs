@@ -1,0 +1,117 @@
+//! Commutative move pruning for breadth-first search under `--metric
+//! steps`: of two steps of different blocks that can be made in either
+//! order, only one order is generated.
+//!
+//! A parent `s` reached by the step `X` (block `A`) would generate `s + Z`
+//! for a step `Z` of another block `B`. If `Z` does not enter a cell `X`
+//! vacated, `Z` was legal before `X` too and `X` after `Z`, so `s + Z` is
+//! also `u + X` with `u = (s - X) + Z`. Steps are ranked by their anchors
+//! after and before (a total order, the same in every position), and `Z`
+//! is left out when it ranks below `X`.
+//!
+//! Why no position is lost and every depth stays exact: take a position
+//! `w` at depth `k + 1` and, among the pairs (position `s` at depth `k`,
+//! step `Z`) with `s + Z = w`, the one whose step ranks highest (the rank
+//! names the step and so the pair). Were it left out, `u + X = w` with `u`
+//! at depth `k` (a step from `s - X` at `k - 1`, and a step from `w`) and
+//! `X` ranking above `Z`: a pair ranking higher. So the highest pair is
+//! generated, whatever step each position was stored with (a position's
+//! tag is the last step of some shortest path to it, which is all `X`
+//! needs), and BFS stores every position at its depth. Only the order in
+//! which a layer's positions are first found changes, so a search stopped
+//! midway through a layer may stop at other positions.
+//!
+//! On Sunshine most steps of a position are of blocks far apart, and about
+//! half of them rank below the last: each one left out is a successor not
+//! encoded, hashed and looked up (`experiments/bench.md`).
+
+/// The last step of the parent being expanded, as the generator checks
+/// the steps against it.
+#[derive(Clone, Debug)]
+pub(super) struct Commute {
+    /// The last step's rank ([`rank`]); 0 when nothing is left out (no
+    /// step ranks below 0).
+    rank: u32,
+    /// The instance that made it.
+    instance: usize,
+    /// Boards of up to 64 cells: the cells it vacated, as bits.
+    bits: u64,
+    /// Larger boards: the cells it vacated carry the current `generation`.
+    stamp: Vec<u32>,
+    generation: u32,
+    /// Steps left out since the last [`Commute::clear`].
+    pub left_out: usize,
+}
+
+/// A step's rank: its anchor after, then before.
+#[inline(always)]
+pub(super) fn rank(from: usize, to: usize) -> u32 {
+    (to as u32) << 16 | from as u32
+}
+
+impl Commute {
+    /// Nothing left out, for a board of `cells` cells.
+    pub fn new(cells: usize) -> Commute {
+        Commute {
+            rank: 0,
+            instance: usize::MAX,
+            bits: 0,
+            stamp: vec![0; cells],
+            generation: 0,
+            left_out: 0,
+        }
+    }
+
+    /// Leaves nothing out (the parent has no last step, or it is not kept).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.rank = 0;
+        self.left_out = 0;
+    }
+
+    /// Checks the steps against `instance`'s step from anchor `from` to
+    /// `to`, which vacated the cells `to + vacated` (the leading edge of
+    /// the step back).
+    pub fn after(&mut self, instance: usize, from: usize, to: usize, vacated: &[i32], small: bool) {
+        self.rank = rank(from, to);
+        self.instance = instance;
+        self.left_out = 0;
+        let cells = vacated.iter().map(|&off| (to as i32 + off) as usize);
+        if small {
+            self.bits = cells.fold(0, |m, c| m | 1 << c);
+            return;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        for c in cells {
+            self.stamp[c] = self.generation;
+        }
+    }
+
+    /// Whether the step of `instance` from `from` to `to` ranks below the
+    /// last step and belongs to another block: then it is left out unless
+    /// it enters a vacated cell ([`Commute::enters_bits`],
+    /// [`Commute::enters_cells`]).
+    #[inline(always)]
+    pub fn ranks_below(&self, instance: usize, from: usize, to: usize) -> bool {
+        rank(from, to) < self.rank && instance != self.instance
+    }
+
+    /// Small boards: whether a step newly covering the cells `edge` (bits)
+    /// enters a vacated cell.
+    #[inline(always)]
+    pub fn enters_bits(&self, edge: u64) -> bool {
+        edge & self.bits != 0
+    }
+
+    /// Larger boards: whether a step from `from` newly covering the cells
+    /// `from + edge` enters a vacated cell.
+    #[inline(always)]
+    pub fn enters_cells(&self, from: usize, edge: &[i32]) -> bool {
+        edge.iter()
+            .any(|&off| self.stamp[(from as i32 + off) as usize] == self.generation)
+    }
+}
