@@ -9,7 +9,10 @@
 //! after and before (a total order, the same in every position), and `Z`
 //! is left out when it ranks below `X`.
 //!
-//! Why no position is lost and every depth stays exact: take a position
+//! Why no position is lost and every depth stays exact, provided every
+//! position BFS finds at a depth is stored and expanded (not so where a
+//! `forbidden` set, `--keep-visited`'s earlier sections, keeps some out of
+//! the queue: there only the step back is left out): take a position
 //! `w` at depth `k + 1` and, among the pairs (position `s` at depth `k`,
 //! step `Z`) with `s + Z = w`, the one whose step ranks highest (the rank
 //! names the step and so the pair). Were it left out, `u + X = w` with `u`
@@ -19,7 +22,10 @@
 //! tag is the last step of some shortest path to it, which is all `X`
 //! needs), and BFS stores every position at its depth. Only the order in
 //! which a layer's positions are first found changes, so a search stopped
-//! midway through a layer may stop at other positions.
+//! midway through a layer may stop at other positions; a section of a
+//! subgoal sequence may then end at another goal position of the same
+//! depth, and the sections after it start elsewhere, so the sequence's
+//! total may differ either way (each section stays shortest).
 //!
 //! On Sunshine most steps of a position are of blocks far apart, and about
 //! half of them rank below the last: each one left out is a successor not

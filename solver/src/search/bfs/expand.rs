@@ -62,8 +62,13 @@ impl Tags {
 
     /// What a parent's `tag` leaves out of its moves (`state`: the parent,
     /// decoded); under steps also the one successor left out, to count.
+    /// Under steps the steps commuting with the last are left out too when
+    /// `commute` holds, which needs every position of a layer stored and
+    /// expanded: not with a `forbidden` set (`--keep-visited`'s earlier
+    /// sections), which keeps some out of the queue (see
+    /// [`Skip::last_step`]).
     #[inline]
-    fn skip(self, tag: u16, state: &State) -> (Skip, u64) {
+    fn skip(self, tag: u16, state: &State, commute: bool) -> (Skip, u64) {
         if tag == NO_OWNER {
             return (Skip::NONE, 0);
         }
@@ -73,10 +78,11 @@ impl Tags {
             Tags::Step => {
                 let cell = tag & ((1 << STEP_CELL_BITS) - 1);
                 let back = (tag >> STEP_CELL_BITS) as usize ^ 1;
-                (
-                    Skip::last_step(state.owner[cell as usize] as usize, back),
-                    1,
-                )
+                let i = state.owner[cell as usize] as usize;
+                match commute {
+                    true => (Skip::last_step(i, back), 1),
+                    false => (Skip::step(i, back), 1),
+                }
             }
         }
     }
@@ -288,7 +294,9 @@ impl Worker {
             // The block that moved last (decoding renumbers instances, so
             // the tag names the cell it stands on).
             let (skip, left_out) = match tagged {
-                true => ctx.tags.skip(entry_tag(bytes), &self.state),
+                true => ctx
+                    .tags
+                    .skip(entry_tag(bytes), &self.state, ctx.forbidden.is_empty()),
                 false => (Skip::NONE, 0),
             };
             batch.examined += 1;
