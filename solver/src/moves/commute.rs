@@ -121,3 +121,99 @@ impl Commute {
             .any(|&off| self.stamp[(from as i32 + off) as usize] == self.generation)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::hash_map::Entry;
+    use std::collections::HashMap;
+
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use crate::model::Puzzle;
+    use crate::moves::{Move, MoveGenerator, Skip, State};
+    use crate::params::Metric;
+    use crate::search::test_boxes::random_box;
+
+    /// The positions within `depth` steps of the start with their
+    /// distances, by breadth-first search over every move.
+    fn within(p: &Puzzle, moves: &mut MoveGenerator, depth: usize) -> HashMap<Vec<u16>, usize> {
+        let mut seen = HashMap::new();
+        let mut state = State::new(p);
+        state.load(&p.start, moves.shapes());
+        seen.insert(state.to_position(p).anchors, 0);
+        let mut layer = vec![state];
+        let mut list = Vec::new();
+        for d in 1..=depth {
+            let mut next = Vec::new();
+            for s in &layer {
+                let mut s = s.clone();
+                moves.generate(&s, &mut list);
+                for &m in &list.clone() {
+                    moves.apply(&mut s, m);
+                    if let Entry::Vacant(v) = seen.entry(s.to_position(p).anchors) {
+                        v.insert(d);
+                        next.push(s.clone());
+                    }
+                    moves.undo(&mut s, m);
+                }
+            }
+            layer = next;
+        }
+        seen
+    }
+
+    /// A depth-first walk to `depth` leaving out, after each step, the step
+    /// back and the steps commuting with it that rank below it; the least
+    /// depth at which it meets each position.
+    fn walk(
+        p: &Puzzle,
+        moves: &mut MoveGenerator,
+        state: &mut State,
+        last: Option<Move>,
+        depth: usize,
+        met: &mut HashMap<Vec<u16>, usize>,
+    ) {
+        let key = state.to_position(p).anchors;
+        let at = met.entry(key).or_insert(usize::MAX);
+        *at = (*at).min(depth);
+        if depth == DEPTH {
+            return;
+        }
+        let skip = last.map_or(Skip::NONE, |m| {
+            Skip::last_step(m.instance as usize, moves.step_direction(m).unwrap() ^ 1)
+        });
+        let mut list = Vec::new();
+        moves.generate_skipping(state, skip, &mut list);
+        for m in list {
+            moves.apply(state, m);
+            walk(p, moves, state, Some(m), depth + 1, met);
+            moves.undo(state, m);
+        }
+    }
+
+    const DEPTH: usize = 4;
+
+    /// On random boxes, a walk that leaves out the commuting steps still
+    /// meets every position within its depth, each at its distance: every
+    /// sequence of steps can be reordered into one it walks.
+    #[test]
+    fn leaving_out_commuting_steps_keeps_every_position_at_its_distance() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut checked = 0;
+        for _ in 0..60 {
+            let Some(p) = random_box(&mut rng) else {
+                continue;
+            };
+            let mut moves = MoveGenerator::new(&p, Metric::Steps, &[]);
+            let want = within(&p, &mut moves, DEPTH);
+            let mut state = State::new(&p);
+            state.load(&p.start, moves.shapes());
+            let mut met = HashMap::new();
+            walk(&p, &mut moves, &mut state, None, 0, &mut met);
+            assert_eq!(met, want, "\n{p:?}");
+            checked += (want.len() > 20) as usize;
+        }
+        assert!(checked > 20, "{checked} boxes with some room");
+    }
+}

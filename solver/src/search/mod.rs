@@ -18,6 +18,8 @@ pub mod path;
 mod progress;
 pub mod run;
 pub mod spill;
+#[cfg(test)]
+pub(crate) mod test_boxes;
 
 use std::time::Instant;
 
