@@ -27,6 +27,12 @@
 //! depth, and the sections after it start elsewhere, so the sequence's
 //! total may differ either way (each section stays shortest).
 //!
+//! Depth-first searches without a visited set (IDA\*, DFID) use the same
+//! rule with the path's last step: swapping two neighbouring commuting
+//! steps keeps their ranks, so any path can be reordered, one swap at a
+//! time, into one where no step follows a commuting step ranking above
+//! it, with the same length and end; the search walks that one.
+//!
 //! On Sunshine most steps of a position are of blocks far apart, and about
 //! half of them rank below the last: each one left out is a successor not
 //! encoded, hashed and looked up (`experiments/bench.md`).

@@ -76,7 +76,8 @@ impl Skip {
     /// [`Skip::step`], and the steps of other blocks that commute with the
     /// step that reached the position and rank below it ([`commute`]):
     /// breadth-first search reaches each of those from another parent of
-    /// its layer.
+    /// its layer, a depth-first search along another order of the same
+    /// steps.
     pub fn last_step(i: usize, d: usize) -> Skip {
         Skip {
             commute: true,
