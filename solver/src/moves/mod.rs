@@ -39,7 +39,7 @@ pub struct Skip {
     /// Under `--metric steps`, with one direction: the skipped step is the
     /// way back of the step that reached the position, and the steps that
     /// commute with that one and rank below it are left out too
-    /// ([`commute`]).
+    /// (`moves/commute.rs`).
     pub commute: bool,
 }
 
@@ -74,7 +74,7 @@ impl Skip {
     }
 
     /// [`Skip::step`], and the steps of other blocks that commute with the
-    /// step that reached the position and rank below it ([`commute`]):
+    /// step that reached the position and rank below it (`moves/commute.rs`):
     /// breadth-first search reaches each of those from another parent of
     /// its layer, a depth-first search along another order of the same
     /// steps.
