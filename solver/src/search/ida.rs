@@ -243,8 +243,7 @@ mod tests {
 
     use crate::model::Puzzle;
     use crate::params::{Algorithm, Limits, SearchParams};
-    use crate::search::test_boxes::random_box;
-    use crate::search::{solve, Progress, SolveOptions};
+    use crate::search::test_boxes::{random_box, solution_steps};
 
     /// Steps of the solution `algorithm` finds within `cap` positions.
     fn steps(p: &Puzzle, algorithm: Algorithm, cap: u64) -> Option<usize> {
@@ -256,14 +255,7 @@ mod tests {
             max_positions: Some(cap),
             ..Limits::default()
         };
-        let options = SolveOptions {
-            progress: Progress::disabled(),
-            best: 0,
-            held: None,
-        };
-        let out = solve(p, &params, &limits, options).unwrap();
-        out.solution
-            .map(|moves| moves.iter().map(|m| m.steps.len()).sum())
+        solution_steps(p, &params, &limits)
     }
 
     /// Leaving out the steps that commute with the last keeps depth-first

@@ -20,6 +20,18 @@ pub struct SolveOptions {
     pub held: Option<u64>,
 }
 
+impl SolveOptions {
+    /// No progress bar, no best positions, the process's memory measured:
+    /// how the tests solve.
+    pub fn quiet() -> SolveOptions {
+        SolveOptions {
+            progress: Progress::disabled(),
+            best: 0,
+            held: None,
+        }
+    }
+}
+
 /// A best position of an unsolved search (see [`super::best`]), with the
 /// whole path from the puzzle's start.
 pub struct Restart {

@@ -1,11 +1,23 @@
-//! Random small puzzles for the searches' tests: walled boxes with a
-//! master, units, 2x2 squares and dominoes.
+//! For the searches' tests: random small puzzles (walled boxes with a
+//! master, units, 2x2 squares and dominoes), and the length of the
+//! solution a search finds.
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::formats;
 use crate::model::Puzzle;
+use crate::params::{Limits, SearchParams};
+use crate::search::{solve, SolveOptions};
+
+/// Steps of the solution `params` find for `p` within `limits`, all its
+/// goal sections together; `None` when unsolved.
+pub fn solution_steps(p: &Puzzle, params: &SearchParams, limits: &Limits) -> Option<usize> {
+    let out =
+        solve(p, params, limits, SolveOptions::quiet()).expect("the search serves the puzzle");
+    out.solution
+        .map(|moves| moves.iter().map(|m| m.steps.len()).sum())
+}
 
 /// A random walled box with a master (a unit or a 2x2 square), units,
 /// 2x2 squares and dominoes, and a goal cell for the master; boards

@@ -324,7 +324,7 @@ mod tests {
 
     use super::*;
     use crate::params::{Limits, SearchParams};
-    use crate::search::{solve, Progress, SolveOptions};
+    use crate::search::{solve, SolveOptions};
     use crate::solution;
 
     /// A frame whose door (`-`, 2,2) lets only the master out: inside,
@@ -454,14 +454,14 @@ mod tests {
             max_positions: Some(200_000),
             ..Limits::default()
         };
-        let options = SolveOptions {
-            progress: Progress::disabled(),
-            best: 0,
-            held: None,
-        };
-        solve(puzzle, &SearchParams::default(), &limits, options)
-            .expect("BFS serves the puzzle")
-            .solution
+        solve(
+            puzzle,
+            &SearchParams::default(),
+            &limits,
+            SolveOptions::quiet(),
+        )
+        .expect("BFS serves the puzzle")
+        .solution
     }
 
     /// On random frames, whenever BFS solves the inside and the outside

@@ -188,7 +188,7 @@ mod tests {
     use crate::formats;
     use crate::model::Puzzle;
     use crate::params::{Limits, SearchParams};
-    use crate::search::test_boxes::random_box;
+    use crate::search::test_boxes::{random_box, solution_steps};
     use crate::search::test_engine;
 
     /// Runs BFS on a bundled puzzle (a count when `goal` is false) with
@@ -285,22 +285,14 @@ mod tests {
     /// found without any tag.
     #[test]
     fn with_kept_sections_only_the_step_back_is_left_out() {
-        use crate::search::{solve, Progress, SolveOptions};
         for (text, want) in [(KEPT_SHORT, 4), (KEPT_LOST, 18)] {
             let p = formats::native::parse(text, "kept").unwrap();
             let params = SearchParams {
                 keep_visited: true,
                 ..SearchParams::default()
             };
-            let options = SolveOptions {
-                progress: Progress::disabled(),
-                best: 0,
-                held: None,
-            };
-            let out = solve(&p, &params, &Limits::default(), options).unwrap();
-            let moves = out.solution.expect("both sections solved");
-            let steps: usize = moves.iter().map(|m| m.steps.len()).sum();
-            assert_eq!(steps, want, "{text}");
+            let steps = solution_steps(&p, &params, &Limits::default());
+            assert_eq!(steps, Some(want), "{text}");
         }
     }
 

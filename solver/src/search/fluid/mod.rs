@@ -145,7 +145,7 @@ mod tests {
     use crate::formats::native;
     use crate::params::{Algorithm, Heuristic};
     use crate::report::Status;
-    use crate::search::{solve, Progress, SolveOptions, SolveOutput};
+    use crate::search::{solve, SolveOptions, SolveOutput};
 
     fn run(text: &str, algorithm: Algorithm) -> Result<SolveOutput, SearchError> {
         run_with(text, algorithm, "h0")
@@ -180,9 +180,8 @@ mod tests {
         best: usize,
     ) -> Result<SolveOutput, SearchError> {
         let options = SolveOptions {
-            progress: Progress::disabled(),
             best,
-            held: None,
+            ..SolveOptions::quiet()
         };
         solve(puzzle, params, limits, options)
     }
