@@ -37,6 +37,8 @@
 //! half of them rank below the last: each one left out is a successor not
 //! encoded, hashed and looked up (`experiments/bench.md`).
 
+use super::stamps::Stamps;
+
 /// The last step of the parent being expanded, as the generator checks
 /// the steps against it.
 #[derive(Clone, Debug)]
@@ -46,11 +48,9 @@ pub(super) struct Commute {
     rank: u32,
     /// The instance that made it.
     instance: usize,
-    /// Boards of up to 64 cells: the cells it vacated, as bits.
+    /// Boards of up to 64 cells: the cells it vacated, as bits (larger
+    /// boards mark them in the generator's [`Stamps`]).
     bits: u64,
-    /// Larger boards: the cells it vacated carry the current `generation`.
-    stamp: Vec<u32>,
-    generation: u32,
     /// Steps left out since the last [`Commute::clear`].
     pub left_out: usize,
 }
@@ -62,14 +62,12 @@ pub(super) fn rank(from: usize, to: usize) -> u32 {
 }
 
 impl Commute {
-    /// Nothing left out, for a board of `cells` cells.
-    pub fn new(cells: usize) -> Commute {
+    /// Nothing left out.
+    pub fn new() -> Commute {
         Commute {
             rank: 0,
             instance: usize::MAX,
             bits: 0,
-            stamp: vec![0; cells],
-            generation: 0,
             left_out: 0,
         }
     }
@@ -83,8 +81,16 @@ impl Commute {
 
     /// Checks the steps against `instance`'s step from anchor `from` to
     /// `to`, which vacated the cells `to + vacated` (the leading edge of
-    /// the step back).
-    pub fn after(&mut self, instance: usize, from: usize, to: usize, vacated: &[i32], small: bool) {
+    /// the step back): as bits on `small` boards, else marked in `marks`.
+    pub fn after(
+        &mut self,
+        instance: usize,
+        from: usize,
+        to: usize,
+        vacated: &[i32],
+        small: bool,
+        marks: &mut Stamps,
+    ) {
         self.rank = rank(from, to);
         self.instance = instance;
         self.left_out = 0;
@@ -93,14 +99,8 @@ impl Commute {
             self.bits = cells.fold(0, |m, c| m | 1 << c);
             return;
         }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
-        for c in cells {
-            self.stamp[c] = self.generation;
-        }
+        marks.clear();
+        cells.for_each(|c| marks.mark(c));
     }
 
     /// Whether the step of `instance` from `from` to `to` ranks below the
@@ -120,11 +120,12 @@ impl Commute {
     }
 
     /// Larger boards: whether a step from `from` newly covering the cells
-    /// `from + edge` enters a vacated cell.
+    /// `from + edge` enters a vacated cell (marked in `marks` by
+    /// [`Commute::after`]).
     #[inline(always)]
-    pub fn enters_cells(&self, from: usize, edge: &[i32]) -> bool {
+    pub fn enters_cells(&self, from: usize, edge: &[i32], marks: &Stamps) -> bool {
         edge.iter()
-            .any(|&off| self.stamp[(from as i32 + off) as usize] == self.generation)
+            .any(|&off| marks.marked((from as i32 + off) as usize))
     }
 }
 

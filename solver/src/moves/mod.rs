@@ -13,10 +13,12 @@
 
 mod commute;
 mod spaces;
+mod stamps;
 mod state;
 
 use commute::Commute;
 use spaces::SpaceMasks;
+use stamps::Stamps;
 pub use state::{ShapeTable, State, NO_OWNER};
 
 use crate::model::{Axis, Puzzle};
@@ -209,8 +211,9 @@ pub struct MoveGenerator {
     /// Per instance: the directions towards an empty cell beside it
     /// (space-driven scratch, zero between calls).
     sides: Vec<u8>,
-    stamp: Vec<u32>,
-    generation: u32,
+    /// Scratch marks: the flood's reached anchors (`--metric moves`), the
+    /// last step's vacated cells on large boards (`--metric steps`).
+    stamps: Stamps,
     queue: Vec<u16>,
     /// Scratch: instances next to an empty cell.
     near: Vec<u16>,
@@ -313,11 +316,10 @@ impl MoveGenerator {
             masks,
             spaces,
             sides: vec![0; puzzle.instances()],
-            stamp: vec![0; cells],
-            generation: 0,
+            stamps: Stamps::new(cells),
             queue: Vec::new(),
             near: Vec::new(),
-            commute: Commute::new(cells),
+            commute: Commute::new(),
         }
     }
 
@@ -487,8 +489,9 @@ impl MoveGenerator {
         let from = self.hop[(t * self.cells + to) * 4 + back];
         debug_assert!(from != NONE, "the step back of a step is on the board");
         let small = !self.edges.is_empty();
+        let vacated = &self.leading[t][back];
         self.commute
-            .after(i, from as usize, to, &self.leading[t][back], small);
+            .after(i, from as usize, to, vacated, small, &mut self.stamps);
     }
 
     /// Calls `visit` with every instance that might be able to step: with
@@ -610,7 +613,9 @@ impl MoveGenerator {
                     wanted &= wanted - 1;
                     if let Some(q) = self.step_target(state, i, t, from, d) {
                         if self.commute.ranks_below(i, from, q)
-                            && !self.commute.enters_cells(from, &self.leading[t][d])
+                            && !self
+                                .commute
+                                .enters_cells(from, &self.leading[t][d], &self.stamps)
                         {
                             self.commute.left_out += 1;
                             continue;
@@ -657,20 +662,19 @@ impl MoveGenerator {
             }
             return;
         }
-        self.next_generation();
-        let g = self.generation;
+        self.stamps.clear();
         let mut queue = std::mem::take(&mut self.queue);
         queue.clear();
         queue.push(from as u16);
-        self.stamp[from] = g;
+        self.stamps.mark(from);
         let mut head = 0;
         while head < queue.len() {
             let at = queue[head] as usize;
             head += 1;
             for &d in &self.directions[t] {
                 if let Some(q) = self.step_target(state, i, t, at, d) {
-                    if self.stamp[q] != g {
-                        self.stamp[q] = g;
+                    if !self.stamps.marked(q) {
+                        self.stamps.mark(q);
                         queue.push(q as u16);
                         visit(q);
                     }
@@ -703,14 +707,6 @@ impl MoveGenerator {
             (o == NO_OWNER || o == me).then_some(q as usize)
         };
         rail(from, |at| step(at, 0), |at| step(at, 1), visit);
-    }
-
-    fn next_generation(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.fill(0);
-            self.generation = 1;
-        }
     }
 
     /// The direction (index into [`Direction::ALL`]) of a one-cell step
