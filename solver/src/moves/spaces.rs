@@ -27,6 +27,8 @@ pub struct SpaceMasks {
     /// the spaces with a load and a funnel shift per word.
     words_away: [isize; 4],
     bits_away: [u32; 4],
+    /// Per direction, the neighbour's distance in cells.
+    delta: [isize; 4],
 }
 
 /// Zero words on each side of the occupied cells' words: a neighbour is at
@@ -49,6 +51,7 @@ impl SpaceMasks {
             has_neighbor: std::array::from_fn(|_| vec![0; words]),
             words_away: [0; 4],
             bits_away: [0; 4],
+            delta: [0; 4],
         };
         for &c in open {
             set(&mut masks.open, c as usize);
@@ -66,6 +69,7 @@ impl SpaceMasks {
                 set(&mut masks.has_neighbor[k], c);
             }
             let delta = delta.unwrap_or(0);
+            masks.delta[k] = delta;
             masks.words_away[k] = delta.div_euclid(64);
             masks.bits_away[k] = delta.rem_euclid(64) as u32;
         }
@@ -76,30 +80,64 @@ impl SpaceMasks {
     /// cell with an occupied cell beside it; `owner` is the state's map.
     #[inline]
     pub fn touched_spaces(&self, owner: &[u16], mut visit: impl FnMut(usize)) {
-        let w = self.words;
-        let mut empty = [0u64; MAX_CELLS / 64];
-        // The occupied cells' words between zero words (see `PAD`).
-        let mut occupied = [0u64; PAD + MAX_CELLS / 64 + PAD];
-        for (i, chunk) in owner.chunks(64).enumerate() {
-            let free = free_mask(chunk);
-            empty[i] = free & self.open[i];
-            occupied[PAD + i] = !free & self.open[i];
-        }
+        let (empty, occupied) = self.split(owner);
         let mut touched = [0u64; MAX_CELLS / 64];
         for k in 0..4 {
-            let has = &self.has_neighbor[k];
-            let (q, r) = (self.words_away[k], self.bits_away[k]);
-            for i in 0..w {
-                touched[i] |= empty[i] & has[i] & shifted(&occupied, i, q, r);
+            for (i, t) in touched[..self.words].iter_mut().enumerate() {
+                *t |= self.beside(&empty, &occupied, k, i);
             }
         }
-        for (i, &bits) in touched[..w].iter().enumerate() {
+        for (i, &bits) in touched[..self.words].iter().enumerate() {
             let mut b = bits;
             while b != 0 {
                 visit(i * 64 + b.trailing_zeros() as usize);
                 b &= b - 1;
             }
         }
+    }
+
+    /// Calls `visit(cell, k)` for every occupied cell with an empty open
+    /// cell beside it in direction `k` (an index into `Direction::ALL`),
+    /// direction after direction, in increasing order of the empty cell
+    /// within one. No look at the neighbour table or the owner map decides
+    /// a visit: each is an occupied cell facing a space.
+    #[inline]
+    pub fn sides_facing_spaces(&self, owner: &[u16], mut visit: impl FnMut(usize, usize)) {
+        let (empty, occupied) = self.split(owner);
+        for k in 0..4 {
+            for i in 0..self.words {
+                let mut b = self.beside(&empty, &occupied, k, i);
+                while b != 0 {
+                    let space = i * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    // The cell beside the space in direction k faces it the
+                    // opposite way (Up/Down and Left/Right pair up).
+                    visit((space as isize + self.delta[k]) as usize, k ^ 1);
+                }
+            }
+        }
+    }
+
+    /// The empty open cells, and the occupied ones between zero words
+    /// (see [`PAD`]).
+    #[inline(always)]
+    fn split(&self, owner: &[u16]) -> ([u64; MAX_CELLS / 64], [u64; PAD + MAX_CELLS / 64 + PAD]) {
+        let mut empty = [0u64; MAX_CELLS / 64];
+        let mut occupied = [0u64; PAD + MAX_CELLS / 64 + PAD];
+        for (i, chunk) in owner.chunks(64).enumerate() {
+            let free = free_mask(chunk);
+            empty[i] = free & self.open[i];
+            occupied[PAD + i] = !free & self.open[i];
+        }
+        (empty, occupied)
+    }
+
+    /// Word `i` of the empty cells with an occupied cell beside them in
+    /// direction `k`.
+    #[inline(always)]
+    fn beside(&self, empty: &[u64], occupied: &[u64], k: usize, i: usize) -> u64 {
+        let (q, r) = (self.words_away[k], self.bits_away[k]);
+        empty[i] & self.has_neighbor[k][i] & shifted(occupied, i, q, r)
     }
 }
 
