@@ -535,6 +535,70 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
     }
 }
 
+/// Reinefeld's hardest 8-puzzle position (31 steps, 181,440 positions
+/// reachable) beside 24 interchangeable blocks walled into cells of their
+/// own: under `packed` every block's field counts the 33 open cells, 192
+/// bits in all, so the set keeps the keys apart from its slots and BFS
+/// queues references to them. The count and the optimum are the 8-puzzle's
+/// for every encoding (`rank` stays within a word) and thread count, and
+/// the solution replays.
+#[test]
+fn wide_keys_queued_by_reference_count_and_solve_as_narrow_ones() {
+    let puzzle = temp("eight-beside-walled-blocks.txt");
+    let walled = "a#".repeat(24);
+    let wall = "#".repeat(53);
+    let rows = |a: &str, b: &str, c: &str, pockets: &str| {
+        format!(
+            "{wall}\n#{a}#{pockets}\n#{b}#{}\n#{c}#{}\n{wall}",
+            "#".repeat(48),
+            "#".repeat(48)
+        )
+    };
+    let text = format!(
+        "!\n1\n2\n3\n4\n5\n6\n7\n8\na\n!\n{}\n!\n{}\n!\n",
+        rows("867", "254", "3 1", &walled),
+        rows("123", "456", "78 ", &" #".repeat(24)),
+    );
+    std::fs::write(&puzzle, text).unwrap();
+    let p = puzzle.to_str().unwrap();
+    let (_, r) = one(&[
+        "solve",
+        p,
+        "--encoding",
+        "packed",
+        "--max-positions",
+        "1",
+        "--json",
+    ]);
+    assert!(r["key_bits"].as_u64() > Some(128), "{r}");
+    for (encoding, threads) in [
+        ("packed", "1"),
+        ("packed", "2"),
+        ("packed", "3"),
+        ("rank", "1"),
+        ("sets", "2"),
+    ] {
+        let (code, c) = one(&[
+            "count",
+            p,
+            "--encoding",
+            encoding,
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+        ]);
+        assert_eq!(code, 0, "{encoding} {threads}: {c}");
+        assert_eq!(
+            c["positions"].as_u64(),
+            Some(181_440),
+            "{encoding} {threads}: {c}"
+        );
+        let extra = ["--encoding", encoding, "--threads", threads];
+        solve_and_verify(p, &extra, "steps", 31);
+    }
+}
+
 /// A type whose blocks fill every place they can take has one set of
 /// places: under `sets` it takes no bits, here at the very end of a key
 /// whose other fields fill whole words (a 0-bit field read past the key's

@@ -13,6 +13,36 @@ pub use queue::{entry_tag, KeyQueue, TAG_BYTES};
 pub use shards::{Routing, ShardGroup};
 pub use table::{hash_key, Insert, KeyTable, MAX_KEY_BITS, MAX_WORDS};
 
+/// Bits of a shard's number in a [`Reference`] (64 shards).
+const SHARD_BITS: u32 = 6;
+
+/// A stored key named by its shard and its place in that shard's
+/// insertion order ([`VisitedSet::keeps_records`] sets only): 38 bits,
+/// where the key is hundreds. A BFS queue of Ithaca's 477-bit keys holds
+/// these instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reference(pub u64);
+
+impl Reference {
+    /// Bits of a reference.
+    pub const BITS: u32 = SHARD_BITS + 32;
+
+    /// The `index`-th key stored in `shard`.
+    #[inline]
+    pub fn new(shard: usize, index: u32) -> Reference {
+        Reference((index as u64) << SHARD_BITS | shard as u64)
+    }
+
+    /// The shard and the index.
+    #[inline]
+    fn parts(self) -> (usize, usize) {
+        (
+            (self.0 & ((1 << SHARD_BITS) - 1)) as usize,
+            (self.0 >> SHARD_BITS) as usize,
+        )
+    }
+}
+
 /// A visited set split into shards by the top bits of the key's hash. Each
 /// shard grows on its own, so the transient cost of growing is one shard's.
 #[derive(Clone, Debug)]
@@ -27,7 +57,7 @@ pub struct VisitedSet {
 impl VisitedSet {
     /// A set for keys of `key_bits` bits with `payload_bits` of payload each.
     pub fn new(key_bits: u32, payload_bits: u32) -> VisitedSet {
-        let shard_bits = 6;
+        let shard_bits = SHARD_BITS;
         let shards = (0..1usize << shard_bits)
             // 256 slots a shard from the start: a small search (one Rush
             // Hour board, a few thousand positions) would otherwise spend a
@@ -183,6 +213,42 @@ impl VisitedSet {
             }
             None => false,
         }
+    }
+
+    /// True when the shards keep their keys apart from the slots, in
+    /// insertion order (keys wider than two words): a queue may then hold
+    /// a [`Reference`] to a stored key instead of the key.
+    pub fn keeps_records(&self) -> bool {
+        self.shards[0].keeps_records()
+    }
+
+    /// The keys stored in each shard so far, for numbering the keys a
+    /// batch inserts ([`Reference::new`]).
+    pub fn shard_lens(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(self.shards.iter().map(|s| s.len() as u32));
+    }
+
+    /// The key stored last in the shard of `hash` (a key just found new).
+    #[inline]
+    pub fn last_stored(&self, hash: u64) -> Reference {
+        let shard = self.shard_of(hash);
+        Reference::new(shard, self.shards[shard].len() as u32 - 1)
+    }
+
+    /// Prefetches the stored key `r` refers to.
+    #[inline]
+    pub fn prefetch_stored(&self, r: Reference) {
+        let (shard, index) = r.parts();
+        self.shards[shard].prefetch_stored(index);
+    }
+
+    /// Appends the bytes of the stored key `r` refers to (the
+    /// `key_bits.div_ceil(8)` bytes a queue holds) to `out`.
+    #[inline]
+    pub fn stored_key(&self, r: Reference, out: &mut Vec<u8>) {
+        let (shard, index) = r.parts();
+        self.shards[shard].stored_key(index, out);
     }
 
     /// Calls `f(key, payload)` for every stored key.

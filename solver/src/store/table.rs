@@ -522,28 +522,27 @@ impl KeyTable {
             self.records
                 .push(vec![0; CHUNK_KEYS * sb + 8].into_boxed_slice());
         }
-        let out = self.record_mut(r);
-        let key_bytes = kb.div_ceil(8);
-        // Whole words as fixed-size copies, the tail byte by byte: a copy of
-        // variable length was a call to memcpy per word (9 a key on
-        // Sunshine's 542-bit keys).
-        let whole = key_bytes / 8;
-        for (i, w) in key[..whole].iter().enumerate() {
+        // Whole words, unaligned: the key's, then the word holding its last
+        // bits with the payload above them (and the payload's overflow, if
+        // any). The last word may run past the record into the next one,
+        // written after it, or into the chunk's 8 bytes of padding: copies
+        // of variable length and byte loops took 260 instructions a key.
+        let (full, rest) = (kb / 64, (kb % 64) as u32);
+        let (c, at) = (r / CHUNK_KEYS, (r % CHUNK_KEYS) * sb);
+        let overflows = rest > 0 && rest + self.payload_bits > 64;
+        let words = full + 1 + overflows as usize;
+        let out = &mut self.records[c][at..at + 8 * words];
+        for (i, &w) in key[..full].iter().enumerate() {
             out[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
         }
-        if whole < key_bytes.div_ceil(8) {
-            let tail = key[whole].to_le_bytes();
-            for (o, b) in out[8 * whole..key_bytes].iter_mut().zip(tail) {
-                *o = b;
-            }
-        }
-        out[key_bytes..].fill(0);
-        if !kb.is_multiple_of(8) {
-            out[kb / 8] &= (1u8 << (kb % 8)) - 1;
-        }
-        let p = payload << (kb % 8);
-        for (j, b) in out[kb / 8..].iter_mut().enumerate().take(8) {
-            *b |= (p >> (8 * j)) as u8;
+        let tail = match rest {
+            0 => payload,
+            _ => (key[full] & ((1u64 << rest) - 1)) | payload << rest,
+        };
+        out[8 * full..8 * full + 8].copy_from_slice(&tail.to_le_bytes());
+        if overflows {
+            let over = payload >> (64 - rest);
+            out[8 * full + 8..8 * full + 16].copy_from_slice(&over.to_le_bytes());
         }
         self.set_entry(slot, wide_tag(hash) as u64 | ((r as u64 + 1) << 32));
     }
@@ -656,6 +655,48 @@ impl KeyTable {
                 };
                 self.store(at, w);
             }
+        }
+    }
+
+    /// True when keys live apart from the slots, in insertion order and
+    /// never moved: key `r` of the table is then readable by its index
+    /// ([`KeyTable::stored_key`]).
+    pub fn keeps_records(&self) -> bool {
+        self.wide()
+    }
+
+    /// Prefetches the `r`-th key stored (`keeps_records` tables), the two
+    /// cache lines it may span.
+    #[inline]
+    pub fn prefetch_stored(&self, r: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let record = self.record(r);
+            // SAFETY: prefetching is a hint that cannot fault; both
+            // pointers are within the record's chunk or one line past
+            // its start.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                let p = record.as_ptr() as *const i8;
+                _mm_prefetch(p, _MM_HINT_T0);
+                _mm_prefetch(p.wrapping_add(self.slot_bytes - 1), _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = r;
+    }
+
+    /// Appends the bytes of the `r`-th key stored (`keeps_records` tables:
+    /// the key's `key_bits.div_ceil(8)` bytes, the payload's bits that
+    /// share its last byte cleared) to `out`.
+    #[inline]
+    pub fn stored_key(&self, r: usize, out: &mut Vec<u8>) {
+        debug_assert!(self.wide() && r < self.len);
+        let kb = self.key_bits as usize;
+        let at = out.len();
+        out.extend_from_slice(&self.record(r)[..kb.div_ceil(8)]);
+        if !kb.is_multiple_of(8) {
+            out[at + kb / 8] &= (1u8 << (kb % 8)) - 1;
         }
     }
 
@@ -830,14 +871,23 @@ mod tests {
             (64, 16),
             (70, 3),
             (130, 20),
+            (192, 20),
+            (250, 20),
+            (477, 2),
             (542, 2),
         ] {
             let mut t = KeyTable::new(kb, pb, 16);
+            // Payloads over all their bits (a wide key's may cross a word).
+            let max = t.max_payload();
+            let pay = |i: u64| i.wrapping_mul(40_503) % (max + 1);
             let words = (kb as usize).div_ceil(64);
             let key = |i: u64| {
                 let mut k = vec![0u64; words];
                 k[0] =
                     i.wrapping_mul(0x9E37_79B9) & if kb < 64 { (1u64 << kb) - 1 } else { u64::MAX };
+                for (j, w) in k.iter_mut().enumerate().take(words - 1).skip(1) {
+                    *w = i.wrapping_mul(0x2545_F491_4F6C_DD1D + j as u64);
+                }
                 if words > 1 {
                     k[words - 1] = i & 3;
                 }
@@ -847,17 +897,27 @@ mod tests {
             for i in 0..n {
                 let k = key(i);
                 assert_eq!(
-                    t.insert(&k, hash_key(&k), i % 3),
+                    t.insert(&k, hash_key(&k), pay(i)),
                     Insert::New,
                     "kb={kb} i={i}"
                 );
             }
             assert_eq!(t.len(), n as usize);
+            if t.keeps_records() {
+                // Wide keys come back by their place in insertion order.
+                for i in [0, 1, 1023, 1024, n - 1] {
+                    let (mut bytes, mut back) = (Vec::new(), vec![0u64; words]);
+                    t.stored_key(i as usize, &mut bytes);
+                    assert_eq!(bytes.len(), (kb as usize).div_ceil(8));
+                    crate::store::read_key(&bytes, &mut back);
+                    assert_eq!(back, key(i), "kb={kb}: key {i} by its index");
+                }
+            }
             for i in 0..n {
                 let k = key(i);
-                assert_eq!(t.find(&k, hash_key(&k)).map(|x| x.1), Some(i % 3));
+                assert_eq!(t.find(&k, hash_key(&k)).map(|x| x.1), Some(pay(i)));
                 assert!(
-                    matches!(t.insert(&k, hash_key(&k), 0), Insert::Present { payload, .. } if payload == i % 3)
+                    matches!(t.insert(&k, hash_key(&k), 0), Insert::Present { payload, .. } if payload == pay(i))
                 );
             }
             let mut seen = 0;
@@ -874,7 +934,7 @@ mod tests {
             }
             for i in 0..n {
                 let k = key(i);
-                let want = if i % 7 == 0 { 1 } else { i % 3 };
+                let want = if i % 7 == 0 { 1 } else { pay(i) };
                 assert_eq!(t.find(&k, hash_key(&k)).map(|x| x.1), Some(want));
             }
         }

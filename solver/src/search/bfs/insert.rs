@@ -17,7 +17,7 @@ use crate::moves::State;
 use crate::search::crew::Crew;
 use crate::search::path::{walk_back, Recorded};
 use crate::search::{Ending, Engine, Limit};
-use crate::store::{Insert, KeyQueue, Routing, ShardGroup, VisitedSet};
+use crate::store::{Insert, KeyQueue, Reference, Routing, ShardGroup, VisitedSet};
 
 /// How far ahead of the insertion the slots are prefetched.
 const PREFETCH_AHEAD: usize = 8;
@@ -38,6 +38,9 @@ pub(super) struct Sink<'a> {
     pub payload: u64,
     pub tagged: bool,
     pub words: usize,
+    /// The queue holds a [`Reference`] to each stored key, not the key
+    /// ([`VisitedSet::keeps_records`]).
+    pub by_reference: bool,
 }
 
 /// Inserts the batches one key at a time; `Some` ends the search (a goal
@@ -82,7 +85,8 @@ pub(super) fn serial(
                             return Some(Ending::Stopped(Limit::Memory));
                         }
                     }
-                    push(s.next, k, b, i, s.tagged);
+                    let r = s.by_reference.then(|| s.set.last_stored(b.hashes[i]));
+                    push(s.next, k, r, b, i, s.tagged);
                 }
                 Some(Insert::Present { .. }) => {}
             }
@@ -128,6 +132,11 @@ pub(super) struct Marks {
 /// shards, then queues the new keys in serial order.
 pub(super) fn parallel(crew: &Crew, s: &mut Sink, batches: &[Batch], marks: &mut Vec<Marks>) {
     let routing = s.set.routing(crew.size());
+    // Each shard numbers its new keys in serial order from its length now.
+    let mut lens = Vec::new();
+    if s.by_reference {
+        s.set.shard_lens(&mut lens);
+    }
     let (words, payload) = (s.words, s.payload);
     let mut groups = s.set.split(routing);
     marks.resize_with(groups.len(), Marks::default);
@@ -138,7 +147,7 @@ pub(super) fn parallel(crew: &Crew, s: &mut Sink, batches: &[Batch], marks: &mut
     let grown: usize = groups.iter().map(ShardGroup::grown_old).sum();
     drop(groups);
     s.set.settle(grown);
-    push_new(s, batches, marks);
+    push_new(s, batches, marks, &mut lens);
 }
 
 /// Inserts, batch after batch, the keys routed to group `g`, slots
@@ -178,32 +187,43 @@ fn insert_own(
     }
 }
 
-/// Queues the keys some thread marked new, batch by batch in key order.
-fn push_new(s: &mut Sink, batches: &[Batch], marks: &[Marks]) {
+/// Queues the keys some thread marked new, batch by batch in key order;
+/// by reference, numbered per shard from `lens` (the shards' lengths
+/// before the batches went in; each shard took its keys in this order).
+fn push_new(s: &mut Sink, batches: &[Batch], marks: &[Marks], lens: &mut [u32]) {
     for (bi, b) in batches.iter().enumerate() {
         for w in 0..b.len().div_ceil(64) {
             let mut bits = marks.iter().fold(0, |acc, m| acc | m.new[bi][w]);
             while bits != 0 {
                 let i = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                push(
-                    s.next,
-                    &b.keys[i * s.words..(i + 1) * s.words],
-                    b,
-                    i,
-                    s.tagged,
-                );
+                let r = s.by_reference.then(|| {
+                    let shard = s.set.shard_of_hash(b.hashes[i]);
+                    lens[shard] += 1;
+                    Reference::new(shard, lens[shard] - 1)
+                });
+                let k = &b.keys[i * s.words..(i + 1) * s.words];
+                push(s.next, k, r, b, i, s.tagged);
             }
         }
     }
 }
 
-/// Queues key `i` of batch `b` (`k`), with its tag when `tagged`.
+/// Queues key `i` of batch `b` (`k`), or its reference `r` when the
+/// queue holds references, with its tag when `tagged`.
 #[inline]
-fn push(next: &mut KeyQueue, k: &[u64], b: &Batch, i: usize, tagged: bool) {
+fn push(next: &mut KeyQueue, k: &[u64], r: Option<Reference>, b: &Batch, i: usize, tagged: bool) {
+    let word;
+    let entry = match r {
+        Some(r) => {
+            word = [r.0];
+            &word[..]
+        }
+        None => k,
+    };
     if tagged {
-        next.push_tagged(k, b.moved[i]);
+        next.push_tagged(entry, b.moved[i]);
     } else {
-        next.push(k);
+        next.push(entry);
     }
 }

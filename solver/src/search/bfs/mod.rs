@@ -25,7 +25,7 @@ use super::path::Recorded;
 use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::moves::{State, NO_OWNER};
-use crate::store::{KeyQueue, VisitedSet};
+use crate::store::{read_key, KeyQueue, Reference, VisitedSet, TAG_BYTES};
 use expand::{Batch, Context, Tags, Worker};
 use insert::{Marks, Sink};
 
@@ -95,26 +95,38 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
     let mut batches: Vec<Batch> = (0..threads).map(|_| Batch::default()).collect();
     let mut marks: Vec<Marks> = Vec::new();
     let tagged = tags != Tags::None;
+    // Wide keys are kept in the set in insertion order: the layers hold
+    // references to them (see `gather`).
+    let by_reference = set.keeps_records();
+    let queue_bits = if by_reference { Reference::BITS } else { bits };
     let queue = || {
         if tagged {
-            KeyQueue::tagged(bits)
+            KeyQueue::tagged(queue_bits)
         } else {
-            KeyQueue::new(bits)
+            KeyQueue::new(queue_bits)
         }
     };
     let mut current = queue();
     let mut next = queue();
+    let first = match by_reference {
+        true => vec![set.last_stored(set.hash(&key)).0],
+        false => key.clone(),
+    };
     if tagged {
-        current.push_tagged(&key, NO_OWNER);
+        current.push_tagged(&first, NO_OWNER);
     } else {
-        current.push(&key);
+        current.push(&first);
     }
+    let tag_bytes = if tagged { TAG_BYTES } else { 0 };
+    // A parent's key and tag as the workers read them.
+    let parent_bytes = (bits as usize).div_ceil(8).max(1) + tag_bytes;
+    let mut gathered: Vec<u8> = Vec::new();
     let mut depth = 0u64;
     let ending = 'search: loop {
         if !e.within_length(depth + 1, 0) {
             break Ending::Exhausted; // --max-length: the next layer would be too deep
         }
-        let key_bytes = current.entry_bytes();
+        let entry_bytes = current.entry_bytes();
         while !current.is_empty() {
             let left = e
                 .limits
@@ -125,9 +137,13 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
             }
             let front = current.front();
             let take = (CHUNK_WORDS / words)
-                .min(front.len() / key_bytes)
+                .min(front.len() / entry_bytes)
                 .min(left.min(usize::MAX as u64) as usize);
-            let chunk = &front[..take * key_bytes];
+            let mut chunk = &front[..take * entry_bytes];
+            if by_reference {
+                gather(&set, chunk, entry_bytes, tag_bytes, &mut gathered);
+                chunk = &gathered;
+            }
             let ctx = Context {
                 geometry: &e.geometry,
                 forbidden: e.forbidden,
@@ -137,12 +153,13 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
                 deadline: e.deadline(),
                 tags,
             };
-            expand::chunk(&crew, &mut workers, &mut batches, chunk, key_bytes, &ctx);
+            expand::chunk(&crew, &mut workers, &mut batches, chunk, parent_bytes, &ctx);
             tally(e, &batches);
             if batches.iter().any(|b| b.out_of_time) {
                 break 'search Ending::Stopped(Limit::Time);
             }
-            let batch_bytes: usize = batches.iter().map(Batch::bytes).sum();
+            let batch_bytes: usize =
+                batches.iter().map(Batch::bytes).sum::<usize>() + gathered.capacity();
             let held = (current.bytes() + next.bytes() + batch_bytes) as u64;
             if let Some(limit) = e.over_resources(set.bytes() as u64 + held) {
                 break 'search Ending::Stopped(limit);
@@ -154,6 +171,7 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
                 payload: recorded.payload(depth + 1),
                 tagged,
                 words,
+                by_reference,
             };
             if threads > 1 && insert::parallel_fits(e, &sink, &batches) {
                 insert::parallel(&crew, &mut sink, &batches, &mut marks);
@@ -177,6 +195,39 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
         .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
     e.leave_behind(set, recorded);
     ending
+}
+
+/// How many parents ahead [`gather`] prefetches a stored key: a layer's
+/// references jump between the 64 shards' keys, more streams than the
+/// hardware prefetcher follows.
+const GATHER_AHEAD: usize = 8;
+
+/// The parents of a chunk of queue entries (`entry_bytes` each: a
+/// [`Reference`], then a tag of `tag_bytes`) as the workers read them:
+/// each stored key's bytes, then its tag, in `out` (emptied first).
+///
+/// Keys wider than two words live in the set anyway, in insertion order
+/// and never moved, so a layer of Ithaca's 477-bit keys held each key
+/// twice; as 38-bit references its queue entries take 7 bytes, not 62.
+/// A layer's references run through each shard's keys in order, so the
+/// gather reads them nearly sequentially.
+fn gather(set: &VisitedSet, chunk: &[u8], entry_bytes: usize, tag_bytes: usize, out: &mut Vec<u8>) {
+    out.clear();
+    let reference = |entry: &[u8]| {
+        let mut r = [0u64];
+        read_key(&entry[..entry_bytes - tag_bytes], &mut r);
+        Reference(r[0])
+    };
+    let n = chunk.len() / entry_bytes;
+    for j in 0..n {
+        if j + GATHER_AHEAD < n {
+            let ahead = (j + GATHER_AHEAD) * entry_bytes;
+            set.prefetch_stored(reference(&chunk[ahead..ahead + entry_bytes]));
+        }
+        let entry = &chunk[j * entry_bytes..(j + 1) * entry_bytes];
+        set.stored_key(reference(entry), out);
+        out.extend_from_slice(&entry[entry_bytes - tag_bytes..]);
+    }
 }
 
 #[cfg(test)]
