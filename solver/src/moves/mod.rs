@@ -438,10 +438,6 @@ impl MoveGenerator {
     pub fn generate_skipping(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) -> usize {
         out.clear();
         self.prepare_commute(state, skip);
-        if self.space_driven && self.metric == Metric::Steps && self.masks.is_some() {
-            self.generate_counted(state, skip, out);
-            return self.commute.left_out;
-        }
         let occupied = self.occupied(state);
         if !self.space_driven {
             for i in 0..state.anchors.len() {
@@ -451,6 +447,10 @@ impl MoveGenerator {
                     self.generate_towards(state, i, !skip.directions & 0b1111, occupied, out);
                 }
             }
+            return self.commute.left_out;
+        }
+        if self.metric == Metric::Steps && self.masks.is_some() {
+            self.generate_counted(state, skip, out);
             return self.commute.left_out;
         }
         // Only blocks next to an empty cell can move, and only towards it:
@@ -500,6 +500,9 @@ impl MoveGenerator {
     /// steps a position among blocks up to 17 cells long. The moves come
     /// block by block in the order the blocks are first met, direction
     /// after direction ([`SpaceMasks::sides_facing_spaces`]).
+    /// Out of line: inlined, it cost the small boards' generation 18
+    /// instructions a position (1.6% on the 10^6 bench).
+    #[inline(never)]
     fn generate_counted(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) {
         let whole = skip.directions == 0b1111;
         let (mut near, mut sides) = (
