@@ -125,16 +125,26 @@ fn prefers_spaces(
     leading: &[[Vec<i32>; 4]],
     directions: &[Vec<usize>],
 ) -> bool {
-    let block_checks: usize = (0..puzzle.instances())
-        .map(|i| {
-            let t = puzzle.instance_type(i);
-            directions[t]
-                .iter()
-                .map(|&d| 1 + leading[t][d].len())
-                .sum::<usize>()
-        })
-        .sum();
-    open + 4 * spaces < block_checks
+    let (edges, cells) = edge_totals(puzzle, leading, directions);
+    open + 4 * spaces < edges + cells
+}
+
+/// Over every instance's directions: how many there are, and how many
+/// cells their leading edges hold in all.
+fn edge_totals(
+    puzzle: &Puzzle,
+    leading: &[[Vec<i32>; 4]],
+    directions: &[Vec<usize>],
+) -> (usize, usize) {
+    let (mut edges, mut cells) = (0, 0);
+    for i in 0..puzzle.instances() {
+        let t = puzzle.instance_type(i);
+        for &d in &directions[t] {
+            edges += 1;
+            cells += leading[t][d].len();
+        }
+    }
+    (edges, cells)
 }
 
 /// Empty cells of `puzzle`'s positions, with `open` non-wall cells.
@@ -167,14 +177,7 @@ const COUNT_FROM_EDGE: f64 = 1.5;
 
 /// The mean length of the leading edges of every instance's directions.
 fn mean_edge(puzzle: &Puzzle, leading: &[[Vec<i32>; 4]], directions: &[Vec<usize>]) -> f64 {
-    let (mut cells, mut edges) = (0, 0);
-    for i in 0..puzzle.instances() {
-        let t = puzzle.instance_type(i);
-        for &d in &directions[t] {
-            cells += leading[t][d].len();
-            edges += 1;
-        }
-    }
+    let (edges, cells) = edge_totals(puzzle, leading, directions);
     cells as f64 / edges.max(1) as f64
 }
 
