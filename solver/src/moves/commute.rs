@@ -80,21 +80,17 @@ impl Commute {
     }
 
     /// Checks the steps against `instance`'s step from anchor `from` to
-    /// `to`, which vacated the cells `to + vacated` (the leading edge of
-    /// the step back): as bits on `small` boards, else marked in `marks`.
-    pub fn after(
-        &mut self,
-        instance: usize,
-        from: usize,
-        to: usize,
-        vacated: &[i32],
-        small: bool,
-        marks: &mut Stamps,
-    ) {
+    /// `to`; the cells it vacated follow ([`Commute::vacated`]) unless the
+    /// generator tracks them itself.
+    pub fn after(&mut self, instance: usize, from: usize, to: usize) {
         self.rank = rank(from, to);
         self.instance = instance;
         self.left_out = 0;
-        let cells = vacated.iter().map(|&off| (to as i32 + off) as usize);
+    }
+
+    /// The cells the last step vacated: as bits on `small` boards, else
+    /// marked in `marks`.
+    pub fn vacated(&mut self, cells: impl Iterator<Item = usize>, small: bool, marks: &mut Stamps) {
         if small {
             self.bits = cells.fold(0, |m, c| m | 1 << c);
             return;

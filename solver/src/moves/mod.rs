@@ -12,6 +12,7 @@
 //! blocks fixed (around corners for free blocks, straight for sliders).
 
 mod commute;
+mod counted;
 mod spaces;
 mod stamps;
 mod state;
@@ -240,13 +241,25 @@ pub struct MoveGenerator {
     /// under `--metric steps` on boards with masks whose blocks' leading
     /// edges are long enough ([`COUNT_FROM_EDGE`]).
     counted: bool,
-    /// Per instance and direction: how many empty cells its step that way
-    /// would newly cover ([`MoveGenerator::generate_counted`]'s scratch,
-    /// zero between calls).
-    counts: Vec<[u16; 4]>,
-    /// Per type and direction: how many cells a step newly covers (the
-    /// length of its leading edge).
-    edge_len: Vec<[u16; 4]>,
+    /// Per instance: its counts of empty cells facing its leading edges and
+    /// the edges that face a vacated cell ([`MoveGenerator::generate_counted`]'s
+    /// scratch, zero between calls; `counted.rs`).
+    tallies: Vec<u64>,
+    /// Per type: the length of its leading edge in each direction, as the
+    /// byte lanes of a tally.
+    edge_lanes: Vec<u32>,
+    /// Per instance: the byte lanes of the directions it may step in (none
+    /// when locked), each as its high bit.
+    lanes: Vec<u32>,
+    /// The steps left out as commuting with the last are all counted (the
+    /// branching factor a count reports); off, the counted steps skip the
+    /// blocks whose steps all rank below the last ([`MoveGenerator::tally_left_out`]).
+    tally_left_out: bool,
+    /// Cells in a row: the most a step moves an anchor.
+    row: usize,
+    /// The lowest cell of any shape relative to its anchor, in cells (0
+    /// where every anchor is its shape's first cell in reading order).
+    lowest_offset: isize,
     /// Scratch marks: the flood's reached anchors (`--metric moves`), the
     /// last step's vacated cells on large boards (`--metric steps`).
     stamps: Stamps,
@@ -305,17 +318,32 @@ impl MoveGenerator {
         let masks = (space_driven && spaces >= MASKS_FROM_SPACES)
             .then(|| SpaceMasks::new(cells, &open, &neighbor))
             .flatten();
-        let direction_bits = directions
+        let direction_bits: Vec<u8> = directions
             .iter()
             .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
             .collect();
         let hop = hop_table(&neighbor, &fits, puzzle.types.len());
+        let short_edges = leading
+            .iter()
+            .flatten()
+            .all(|e| e.len() <= counted::MAX_EDGE);
         let counted = metric == Metric::Steps
             && masks.is_some()
+            && short_edges
             && mean_edge(puzzle, &leading, &directions) >= COUNT_FROM_EDGE;
-        let edge_len = leading
+        let edge_lanes = leading
             .iter()
-            .map(|l: &[Vec<i32>; 4]| l.each_ref().map(|e| e.len() as u16))
+            .map(|l: &[Vec<i32>; 4]| {
+                (0..4).fold(0, |m, d| {
+                    m | (l[d].len().min(counted::MAX_EDGE) as u32) << (8 * d)
+                })
+            })
+            .collect();
+        let lanes = (0..puzzle.instances())
+            .map(|i| match movable[i] {
+                true => counted::lanes(direction_bits[shapes.type_of(i)]),
+                false => 0,
+            })
             .collect();
         let edges = if metric == Metric::Steps && cells <= SMALL_CELLS {
             edge_table(&hop, &leading, cells)
@@ -360,13 +388,40 @@ impl MoveGenerator {
             spaces,
             sides: vec![0; puzzle.instances()],
             counted,
-            counts: vec![[0; 4]; puzzle.instances()],
-            edge_len,
+            tallies: vec![0; puzzle.instances()],
+            edge_lanes,
+            lanes,
+            tally_left_out: true,
+            row: w as usize,
+            lowest_offset: puzzle
+                .types
+                .iter()
+                .flat_map(|ty| ty.shape.offsets().iter())
+                .map(|&(dr, dc)| (dr * w + dc) as isize)
+                .min()
+                .unwrap_or(0)
+                .min(0),
             stamps: Stamps::new(cells),
             queue: Vec::new(),
             near: Vec::new(),
             commute: Commute::new(),
         }
+    }
+
+    /// Whether steps are counted per leading edge (`counted.rs`).
+    pub fn counts_steps(&self) -> bool {
+        self.space_driven && self.counted
+    }
+
+    /// Whether [`MoveGenerator::generate_skipping`] counts every step it
+    /// leaves out as commuting with the last (on by default). A search
+    /// that reports no branching factor turns it off, and on the boards
+    /// whose steps are counted per leading edge the generator then skips
+    /// the blocks whose steps all rank below the last without counting
+    /// their steps (`counted.rs`): the same moves, in an order that may
+    /// differ, and fewer left out reported.
+    pub fn tally_left_out(&mut self, on: bool) {
+        self.tally_left_out = on;
     }
 
     pub fn shapes(&self) -> &ShapeTable {
@@ -483,6 +538,7 @@ impl MoveGenerator {
             return self.commute.left_out;
         }
         if self.counted {
+            // (space-driven: the counted steps, `counts_steps`)
             self.generate_counted(state, skip, out);
             return self.commute.left_out;
         }
@@ -523,94 +579,32 @@ impl MoveGenerator {
         self.commute.left_out
     }
 
-    /// Space-driven steps on a board with [`MoveGenerator::masks`]: each
-    /// occupied cell facing a space counts one for its block's step that
-    /// way, and a step is legal where the count covers its whole leading
-    /// edge (the cells it newly covers are then all empty and open; off the
-    /// board, a wall or a door the block may not enter, [`MoveGenerator::hop`]
-    /// says no). No cell of a leading edge is looked at again, and no
-    /// branch asks whether a neighbour is a block. Ithaca has 24 legal
-    /// steps a position among blocks up to 17 cells long. The moves come
-    /// block by block in the order the blocks are first met, direction
-    /// after direction ([`SpaceMasks::sides_facing_spaces`]).
-    /// Out of line: inlined, it cost the small boards' generation 18
-    /// instructions a position (1.6% on the 10^6 bench).
-    #[inline(never)]
-    fn generate_counted(&mut self, state: &State, skip: Skip, out: &mut Vec<Move>) {
-        let whole = skip.directions == 0b1111;
-        let (mut near, mut sides) = (
-            std::mem::take(&mut self.near),
-            std::mem::take(&mut self.sides),
-        );
-        let mut counts = std::mem::take(&mut self.counts);
-        near.clear();
-        let masks = self.masks.as_ref().expect("a board with masks");
-        masks.sides_facing_spaces(&state.owner, |cell, toward| {
-            let o = state.owner[cell] as usize;
-            if sides[o] == 0 {
-                near.push(o as u16);
-            }
-            sides[o] |= 1 << toward;
-            counts[o][toward] += 1;
-        });
-        for &o in &near {
-            let o = o as usize;
-            let mut mask = std::mem::replace(&mut sides[o], 0);
-            let count = std::mem::take(&mut counts[o]);
-            if o == skip.instance {
-                mask = if whole { 0 } else { mask & !skip.directions };
-            }
-            if !self.movable[o] {
-                continue;
-            }
-            let t = self.shapes.type_of(o);
-            let from = state.anchors[o] as usize;
-            let base = (t * self.cells + from) * 4;
-            let mut wanted = mask & self.direction_bits[t];
-            while wanted != 0 {
-                let d = wanted.trailing_zeros() as usize;
-                wanted &= wanted - 1;
-                let q = self.hop[base + d];
-                if q == NONE || count[d] != self.edge_len[t][d] {
-                    continue;
-                }
-                if self.commute.ranks_below(o, from, q as usize) && !self.enters_vacated(t, from, d)
-                {
-                    self.commute.left_out += 1;
-                    continue;
-                }
-                out.push(Move::of(o, from, q as usize));
-            }
-        }
-        self.near = near;
-        self.sides = sides;
-        self.counts = counts;
-    }
-
-    /// Whether the step of a block of type `t` from `from` in direction `d`
-    /// enters a cell the last step vacated: as bits on a board that keeps
-    /// [`MoveGenerator::edges`], else by the cells marked in the stamps
-    /// (as [`MoveGenerator::prepare_commute`] left them).
-    #[inline(always)]
-    fn enters_vacated(&self, t: usize, from: usize, d: usize) -> bool {
-        match self.edges.is_empty() {
-            false => self
-                .commute
-                .enters_bits(self.edges[(t * self.cells + from) * 4 + d]),
-            true => self
-                .commute
-                .enters_cells(from, &self.leading[t][d], &self.stamps),
-        }
-    }
-
     /// Sets [`MoveGenerator::commute`] to the last step `skip` names, or
-    /// to nothing.
+    /// to nothing. The counted steps find its vacated cells themselves
+    /// (`counted.rs`); the others look them up as bits on small boards,
+    /// else as marks in the stamps.
     #[inline]
     fn prepare_commute(&mut self, state: &State, skip: Skip) {
         if !skip.commute {
             self.commute.clear();
             return;
         }
+        let (i, from, to, vacated) = self.named_step(state, skip);
+        self.commute.after(i, from, to);
+        if !self.counts_steps() {
+            let small = !self.edges.is_empty();
+            let cells = self.leading[vacated.0][vacated.1]
+                .iter()
+                .map(|&off| (to as i32 + off) as usize);
+            self.commute.vacated(cells, small, &mut self.stamps);
+        }
+    }
+
+    /// The step that reached `state`, whose step back `skip` names (with
+    /// [`Skip::commute`]): its instance, its anchors before and after, and
+    /// where the cells it vacated are listed, as offsets from the anchor
+    /// after: the leading edge of the step back, `leading[type][back]`.
+    fn named_step(&self, state: &State, skip: Skip) -> (usize, usize, usize, (usize, usize)) {
         debug_assert!(self.metric == Metric::Steps && skip.directions.count_ones() == 1);
         let i = skip.instance;
         let t = self.shapes.type_of(i);
@@ -618,10 +612,7 @@ impl MoveGenerator {
         let to = state.anchors[i] as usize;
         let from = self.hop[(t * self.cells + to) * 4 + back];
         debug_assert!(from != NONE, "the step back of a step is on the board");
-        let small = !self.edges.is_empty();
-        let vacated = &self.leading[t][back];
-        self.commute
-            .after(i, from as usize, to, vacated, small, &mut self.stamps);
+        (i, from as usize, to, (t, back))
     }
 
     /// Calls `visit` with every instance that might be able to step: with
@@ -1064,9 +1055,11 @@ mod tests {
 
     /// Leaving out the steps that commute with the last gives the same
     /// moves whether they are counted per leading edge (space-driven with
-    /// masks) or tried block by block, along a walk that names each
-    /// position's last step: on Sunshine, Ithaca and a dense 8x8 board whose
-    /// steps are also kept as bits (64 cells, 20 blocks, 16 spaces).
+    /// masks) or tried block by block, and whether the blocks whose steps
+    /// all rank below the last are skipped unlooked at or counted, along a
+    /// walk that names each position's last step: on Sunshine, Ithaca and
+    /// a dense 8x8 board whose steps are also kept as bits (64 cells, 20
+    /// blocks, 16 spaces).
     #[test]
     fn commuting_steps_left_out_are_the_same_counted_or_block_by_block() {
         let dense = "!\n@\na\n!\n########\n#@aa a #\n#a a aa#\n# aa  a#\n\
@@ -1083,25 +1076,40 @@ mod tests {
             counted.counted = true;
             let mut by_block = counted.clone();
             by_block.space_driven = false;
+            let mut ranked = counted.clone();
+            ranked.tally_left_out(false);
             let mut state = State::new(puzzle);
             state.load(&puzzle.start, counted.shapes());
-            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
             counted.generate(&state, &mut a);
             let mut last = a[0];
             counted.apply(&mut state, last);
-            for step in 0..300 {
+            let mut skipped_unranked = 0;
+            for step in 0..5000 {
                 let back = counted.step_direction(last).unwrap() ^ 1;
                 let skip = Skip::last_step(last.instance as usize, back);
                 let left_a = counted.generate_skipping(&state, skip, &mut a);
                 let left_b = by_block.generate_skipping(&state, skip, &mut b);
+                let left_c = ranked.generate_skipping(&state, skip, &mut c);
                 let key = |m: &Move| (m.instance, m.from, m.to);
                 a.sort_by_key(key);
                 b.sort_by_key(key);
+                c.sort_by_key(key);
                 assert_eq!((&a, left_a), (&b, left_b), "{:?} step {step}", puzzle.name);
+                // Without the tally, the blocks anchored a row above the
+                // last step's are skipped: the same moves, fewer counted.
+                assert_eq!(c, a, "{:?} step {step}, unranked skipped", puzzle.name);
+                assert!(left_c <= left_a);
+                skipped_unranked += (left_c < left_a) as usize;
                 counted.generate(&state, &mut a);
                 last = a[(step * 7 + 3) % a.len()];
                 counted.apply(&mut state, last);
             }
+            assert!(
+                skipped_unranked > 50,
+                "{:?}: {skipped_unranked}",
+                puzzle.name
+            );
         }
     }
 

@@ -46,6 +46,7 @@ pub fn reachable(
     engine.check_key_width()?;
     super::spill::check(&engine)?;
     engine.goal_enabled = false;
+    engine.counts_branching = true;
     // A count reports no distance; only its progress bar shows one.
     engine.measure_distance = engine.progress.is_enabled();
     let mut start = State::new(puzzle);

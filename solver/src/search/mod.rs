@@ -106,6 +106,10 @@ pub struct Engine<'a> {
     pub progress: Progress,
     /// False when counting: no position is a goal, the search runs until exhausted.
     pub goal_enabled: bool,
+    /// BFS counts every successor, also those left out as commuting with
+    /// the last step (the branching factor of a count); off, the move
+    /// generator may skip them unlooked at ([`MoveGenerator::tally_left_out`]).
+    pub counts_branching: bool,
     /// BFS measures every expanded position's goal distance (for the best
     /// distance): off for a count (always BFS) without a progress bar,
     /// where nothing shows it (the 15-puzzle's 15 tiles cost 460
@@ -184,6 +188,7 @@ impl<'a> Engine<'a> {
             best_paths: Vec::new(),
             progress,
             goal_enabled: true,
+            counts_branching: false,
             measure_distance: true,
             length_by_estimate: crate::heuristics::lookup(&params.heuristic)
                 .is_some_and(|s| s.admissible.under(params.metric)),

@@ -25,38 +25,67 @@ pub fn solution_steps(p: &Puzzle, params: &SearchParams, limits: &Limits) -> Opt
 /// 64 cells) and cell by cell.
 pub fn random_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
     let (h, w) = (rng.gen_range(3..9), rng.gen_range(3..9));
+    let kit = Kit {
+        masters: [UNIT, SQUARE],
+        others: &[UNIT, SQUARE, &[(0, 0), (0, 1)], &[(0, 0), (1, 0)]],
+        placements: (h * w) / 3,
+    };
+    boxed(rng, h, w, &kit)
+}
+
+/// A random walled box of 64 to 121 cells with a 2x2 master, 2x2 squares
+/// and bars three cells long, a fifth of it or more empty: the blocks'
+/// leading edges are long and the spaces many, so that steps are counted
+/// per leading edge (`moves/counted.rs`).
+pub fn random_long_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
+    let (h, w) = (rng.gen_range(8..12), rng.gen_range(8..12));
+    let kit = Kit {
+        masters: [SQUARE, SQUARE],
+        others: &[SQUARE, &[(0, 0), (0, 1), (0, 2)], &[(0, 0), (1, 0), (2, 0)]],
+        placements: (h * w) / 5,
+    };
+    boxed(rng, h, w, &kit)
+}
+
+const UNIT: &[(usize, usize)] = &[(0, 0)];
+const SQUARE: &[(usize, usize)] = &[(0, 0), (0, 1), (1, 0), (1, 1)];
+
+/// The blocks of a random box: the master's cells (one of two, chosen at
+/// random), each other type's (row, column offsets from its first cell),
+/// and how many blocks to try to place.
+struct Kit {
+    masters: [&'static [(usize, usize)]; 2],
+    others: &'static [&'static [(usize, usize)]],
+    placements: usize,
+}
+
+/// A box of `h` by `w` open cells inside walls, a tenth of them walls too,
+/// with the master at a random place and a random goal place, and up to
+/// `kit.placements` other blocks of random types.
+fn boxed(rng: &mut ChaCha8Rng, h: usize, w: usize, kit: &Kit) -> Option<Puzzle> {
     let mut grid = vec![vec!['#'; w + 2]; h + 2];
     for row in grid.iter_mut().take(h + 1).skip(1) {
         for cell in row.iter_mut().take(w + 1).skip(1) {
             *cell = if rng.gen_range(0..10) == 0 { '#' } else { ' ' };
         }
     }
-    let square = rng.gen_bool(0.5);
-    let shapes: [(char, &[(usize, usize)]); 5] = [
-        (
-            '@',
-            if square {
-                &[(0, 0), (0, 1), (1, 0), (1, 1)]
-            } else {
-                &[(0, 0)]
-            },
-        ),
-        ('a', &[(0, 0)]),
-        ('h', &[(0, 0), (0, 1), (1, 0), (1, 1)]),
-        ('G', &[(0, 0), (0, 1)]),
-        ('J', &[(0, 0), (1, 0)]),
-    ];
+    let master = kit.masters[rng.gen_bool(0.5) as usize];
+    let shapes: Vec<&[(usize, usize)]> = std::iter::once(master)
+        .chain(kit.others.iter().copied())
+        .collect();
+    let symbols = ['@', 'a', 'h', 'G', 'J'];
     let fits = |g: &Vec<Vec<char>>, r: usize, c: usize, cells: &[(usize, usize)]| {
         cells
             .iter()
             .all(|&(dr, dc)| g.get(r + dr).and_then(|row| row.get(c + dc)) == Some(&' '))
     };
     let place = |rng: &mut ChaCha8Rng, g: &mut Vec<Vec<char>>, k: usize| {
-        let (sym, cells) = shapes[k];
         for _ in 0..30 {
             let (r, c) = (rng.gen_range(1..=h), rng.gen_range(1..=w));
-            if fits(g, r, c, cells) {
-                cells.iter().for_each(|&(dr, dc)| g[r + dr][c + dc] = sym);
+            if fits(g, r, c, shapes[k]) {
+                shapes[k]
+                    .iter()
+                    .for_each(|&(dr, dc)| g[r + dr][c + dc] = symbols[k]);
                 return Some((r, c));
             }
         }
@@ -66,7 +95,7 @@ pub fn random_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
     place(rng, &mut start, 0)?;
     let mut goal = grid;
     place(rng, &mut goal, 0)?;
-    for _ in 0..(h * w) / 3 {
+    for _ in 0..kit.placements {
         let k = rng.gen_range(1..shapes.len());
         place(rng, &mut start, k);
     }
@@ -75,8 +104,20 @@ pub fn random_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
             .map(|r| r.iter().collect::<String>() + "\n")
             .collect()
     };
-    let master = if square { "@ 1,0 0,1 1,1" } else { "@" };
-    let types = format!("{master}\na\nh 1,0 0,1 1,1\nG 1,0\nJ 0,1");
-    let file = format!("!\n{types}\n!\n{}!\n{}!\n", text(&start), text(&goal));
+    // Each type's line: its cells after the first, as column,row.
+    let types: Vec<String> = shapes
+        .iter()
+        .zip(symbols)
+        .map(|(cells, sym)| {
+            let rest = cells[1..].iter().map(|&(r, c)| format!(" {c},{r}"));
+            std::iter::once(sym.to_string()).chain(rest).collect()
+        })
+        .collect();
+    let file = format!(
+        "!\n{}\n!\n{}!\n{}!\n",
+        types.join("\n"),
+        text(&start),
+        text(&goal)
+    );
     formats::native::parse(&file, "box").ok()
 }

@@ -198,9 +198,12 @@ pub(super) fn chunk(
 /// 1.05-1.43x one instead of 1.67-1.73x (`experiments/bench.md`).
 pub(super) fn workers(e: &Engine, start: &State, crew: &Crew) -> Vec<Worker> {
     let (moves, encoding, params, geometry) = (&e.moves, &e.encoding, &e.params, &e.geometry);
+    let tally = e.counts_branching;
     let mut built: Vec<Option<Worker>> = (0..crew.size()).map(|_| None).collect();
     crew.each(&mut built, |_, slot| {
-        *slot = Some(Worker::new(moves, encoding, params, geometry, start))
+        let mut worker = Worker::new(moves, encoding, params, geometry, start);
+        worker.moves.tally_left_out(tally);
+        *slot = Some(worker)
     });
     built.into_iter().flatten().collect()
 }

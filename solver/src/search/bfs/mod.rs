@@ -237,9 +237,10 @@ mod tests {
 
     use super::*;
     use crate::formats;
-    use crate::model::Puzzle;
-    use crate::params::{Limits, SearchParams};
-    use crate::search::test_boxes::{random_box, solution_steps};
+    use crate::model::{Goal, GoalRequirement, Puzzle};
+    use crate::moves::MoveGenerator;
+    use crate::params::{Limits, Metric, SearchParams};
+    use crate::search::test_boxes::{random_box, random_long_box, solution_steps};
     use crate::search::test_engine;
 
     /// Runs BFS on a bundled puzzle (a count when `goal` is false) with
@@ -267,6 +268,8 @@ mod tests {
         };
         let mut e = test_engine(puzzle, &params, &limits);
         e.goal_enabled = goal;
+        // A count tallies every step, as `count::reachable` does.
+        e.counts_branching = !goal;
         let mut start = State::new(puzzle);
         start.load(&puzzle.start, e.moves.shapes());
         let tags = tags.unwrap_or_else(|| Tags::of(&e));
@@ -315,6 +318,60 @@ mod tests {
             Some(Tags::None),
         );
         assert_eq!(capped[0], plain[0], "the cap counts positions examined");
+    }
+
+    /// On random boxes whose steps are counted per leading edge (long
+    /// blocks, many spaces), skipping the blocks whose steps all rank
+    /// below the last (a search's generator) changes no solution length,
+    /// against searches that leave nothing out; the goal is the whole
+    /// position after a random walk from the start.
+    #[test]
+    fn on_long_boxes_skipping_unranked_blocks_changes_no_length() {
+        let mut rng = ChaCha8Rng::seed_from_u64(26);
+        let (mut compared, mut longer) = (0, 0);
+        for _ in 0..60 {
+            let Some(mut p) = random_long_box(&mut rng) else {
+                continue;
+            };
+            let e = test_engine(&p, &SearchParams::default(), &Limits::default());
+            if !e.moves.counts_steps() || Tags::of(&e) != Tags::Step {
+                continue;
+            }
+            p.goals = vec![walk_from_start(&p, 7, &mut rng)];
+            let cap = Some(100_000);
+            let (length, _) = run_on(&p, true, cap, Some(Tags::Step));
+            let (plain_length, _) = run_on(&p, true, cap, Some(Tags::None));
+            assert!(plain_length.is_some(), "the walk's end found in\n{p:?}");
+            assert_eq!(length, plain_length, "shortest solution of\n{p:?}");
+            compared += 1;
+            longer += plain_length.is_some_and(|n| n > 5) as usize;
+        }
+        assert!(
+            compared > 20 && longer > 10,
+            "{compared} compared, {longer} longer"
+        );
+    }
+
+    /// Where every block stands after `steps` random steps from the start
+    /// of `p`, as a goal.
+    fn walk_from_start(p: &Puzzle, steps: usize, rng: &mut ChaCha8Rng) -> Goal {
+        use rand::Rng;
+        let mut moves = MoveGenerator::new(p, Metric::Steps, &[]);
+        let mut state = State::new(p);
+        state.load(&p.start, moves.shapes());
+        let mut list = Vec::new();
+        for _ in 0..steps {
+            moves.generate(&state, &mut list);
+            moves.apply(&mut state, list[rng.gen_range(0..list.len())]);
+        }
+        let at = state.to_position(p);
+        let requirements = (0..p.types.len())
+            .map(|t| GoalRequirement {
+                block_type: t,
+                anchors: at.anchors[p.type_range(t)].to_vec(),
+            })
+            .collect();
+        Goal { requirements }
     }
 
     /// Two sections whose second, with `--keep-visited`, may not pass
