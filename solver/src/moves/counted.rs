@@ -135,7 +135,7 @@ impl MoveGenerator {
     /// up (less the lowest cell of a shape below its anchor), and so do the
     /// spaces the last step vacated, whose neighbours' steps into them do
     /// not commute with it.
-    fn ranked_scan(&self, state: &State, skip: Skip) -> (usize, usize) {
+    pub(super) fn ranked_scan(&self, state: &State, skip: Skip) -> (usize, usize) {
         if self.tally_left_out || !skip.commute {
             return (0, 0);
         }

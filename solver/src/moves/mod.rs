@@ -558,7 +558,20 @@ impl MoveGenerator {
         let mut near = std::mem::take(&mut self.near);
         let mut sides = std::mem::take(&mut self.sides);
         near.clear();
-        self.beside_spaces(state, occupied, |o, toward| {
+        // As for the counted steps, a search skips the spaces beside the
+        // blocks whose steps all rank below the last but for those the
+        // last step vacated (`counted.rs`), and a row more: no block's
+        // sides need all be seen, as each step is checked whole. A step
+        // ranking above the last enters cells a row below those blocks'
+        // lowest cells, and the vacated cells lie no higher.
+        let first = match self.masks {
+            Some(_) => match self.ranked_scan(state, skip) {
+                (first, 0) => first,
+                (_, a) => (a as isize + self.lowest_offset).max(0) as usize,
+            },
+            None => 0,
+        };
+        self.beside_spaces(state, occupied, first, |o, toward| {
             if !(whole && o == skip.instance) {
                 if sides[o] == 0 {
                     near.push(o as u16);
@@ -624,15 +637,21 @@ impl MoveGenerator {
             (0..state.anchors.len()).for_each(visit);
             return;
         }
-        self.beside_spaces(state, self.occupied(state), |o, _| visit(o));
+        self.beside_spaces(state, self.occupied(state), 0, |o, _| visit(o));
     }
 
     /// Calls `visit(instance, direction)` for every block beside an empty
     /// open cell, with the direction (index into [`Direction::ALL`]) in
     /// which it would step into that cell; a block beside several is
-    /// visited once per cell and side.
-    /// `occupied`: [`MoveGenerator::occupied`].
-    fn beside_spaces(&self, state: &State, occupied: u64, mut visit: impl FnMut(usize, usize)) {
+    /// visited once per cell and side. `occupied`: [`MoveGenerator::occupied`];
+    /// on boards with masks, only the empty cells from `first` on.
+    fn beside_spaces(
+        &self,
+        state: &State,
+        occupied: u64,
+        first: usize,
+        mut visit: impl FnMut(usize, usize),
+    ) {
         let mut blocks_beside = |cell: usize| {
             for (k, &n) in self.neighbor[cell].iter().enumerate() {
                 if n != NONE && state.owner[n as usize] != NO_OWNER {
@@ -643,7 +662,10 @@ impl MoveGenerator {
             }
         };
         match &self.masks {
-            Some(masks) => masks.touched_spaces(&state.owner, blocks_beside),
+            Some(masks) if first == 0 => {
+                masks.touched_spaces::<false>(&state.owner, 0, blocks_beside)
+            }
+            Some(masks) => masks.touched_spaces::<true>(&state.owner, first, blocks_beside),
             // A small board's empty cells from its bits, in cell order.
             None if !self.edges.is_empty() => {
                 let mut free = !occupied & self.open_bits;
@@ -1057,9 +1079,10 @@ mod tests {
     /// moves whether they are counted per leading edge (space-driven with
     /// masks) or tried block by block, and whether the blocks whose steps
     /// all rank below the last are skipped unlooked at or counted, along a
-    /// walk that names each position's last step: on Sunshine, Ithaca and
-    /// a dense 8x8 board whose steps are also kept as bits (64 cells, 20
-    /// blocks, 16 spaces).
+    /// walk that names each position's last step (skipped, also with the
+    /// steps checked block by block beside the spaces): on Sunshine, Ithaca,
+    /// American Pie and a dense 8x8 board whose steps are also kept as bits
+    /// (64 cells, 20 blocks, 16 spaces).
     #[test]
     fn commuting_steps_left_out_are_the_same_counted_or_block_by_block() {
         let dense = "!\n@\na\n!\n########\n#@aa a #\n#a a aa#\n# aa  a#\n\
@@ -1068,6 +1091,7 @@ mod tests {
         let puzzles = [
             formats::bundled("klotski/sunshine.txt"),
             formats::bundled("klotski/ithaca.txt"),
+            formats::bundled("klotski/american_pie.txt"),
             formats::native::parse(dense, "dense").unwrap(),
         ];
         for puzzle in &puzzles {
@@ -1078,9 +1102,11 @@ mod tests {
             by_block.space_driven = false;
             let mut ranked = counted.clone();
             ranked.tally_left_out(false);
+            let mut ranked_towards = ranked.clone();
+            ranked_towards.counted = false;
             let mut state = State::new(puzzle);
             state.load(&puzzle.start, counted.shapes());
-            let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut a, mut b, mut c, mut d) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             counted.generate(&state, &mut a);
             let mut last = a[0];
             counted.apply(&mut state, last);
@@ -1091,14 +1117,21 @@ mod tests {
                 let left_a = counted.generate_skipping(&state, skip, &mut a);
                 let left_b = by_block.generate_skipping(&state, skip, &mut b);
                 let left_c = ranked.generate_skipping(&state, skip, &mut c);
+                ranked_towards.generate_skipping(&state, skip, &mut d);
                 let key = |m: &Move| (m.instance, m.from, m.to);
                 a.sort_by_key(key);
                 b.sort_by_key(key);
                 c.sort_by_key(key);
+                d.sort_by_key(key);
                 assert_eq!((&a, left_a), (&b, left_b), "{:?} step {step}", puzzle.name);
                 // Without the tally, the blocks anchored a row above the
                 // last step's are skipped: the same moves, fewer counted.
                 assert_eq!(c, a, "{:?} step {step}, unranked skipped", puzzle.name);
+                assert_eq!(
+                    d, a,
+                    "{:?} step {step}, unranked skipped, uncounted",
+                    puzzle.name
+                );
                 assert!(left_c <= left_a);
                 skipped_unranked += (left_c < left_a) as usize;
                 counted.generate(&state, &mut a);
@@ -1197,8 +1230,8 @@ mod tests {
             let mut list = Vec::new();
             for step in 0..300 {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
-                masked.beside_spaces(&state, 0, |o, d| a.push((o, d)));
-                scan.beside_spaces(&state, 0, |o, d| b.push((o, d)));
+                masked.beside_spaces(&state, 0, 0, |o, d| a.push((o, d)));
+                scan.beside_spaces(&state, 0, 0, |o, d| b.push((o, d)));
                 assert_eq!(a, b, "{file} step {step}");
                 assert!(!a.is_empty());
                 masked.generate(&state, &mut list);

@@ -81,17 +81,24 @@ impl SpaceMasks {
     }
 
     /// Calls `visit(cell)`, in increasing cell order, for every empty open
-    /// cell with an occupied cell beside it; `owner` is the state's map.
+    /// cell with an occupied cell beside it (with `FROM`, from `first` on);
+    /// `owner` is the state's map.
     #[inline]
-    pub fn touched_spaces(&self, owner: &[u16], mut visit: impl FnMut(usize)) {
-        let (empty, occupied) = self.split(owner, 0);
+    pub fn touched_spaces<const FROM: bool>(
+        &self,
+        owner: &[u16],
+        first: usize,
+        mut visit: impl FnMut(usize),
+    ) {
+        let (skipped, empty, occupied) = self.split_from::<FROM>(owner, first);
         let mut touched = [0u64; MAX_CELLS / 64];
         for k in 0..4 {
-            for (t, b) in touched.iter_mut().zip(self.beside(&empty, &occupied, k, 0)) {
+            let words = self.beside(&empty, &occupied, k, skipped);
+            for (t, b) in touched[skipped..].iter_mut().zip(words) {
                 *t |= b;
             }
         }
-        for (i, &bits) in touched[..self.words].iter().enumerate() {
+        for (i, &bits) in touched[..self.words].iter().enumerate().skip(skipped) {
             let mut b = bits;
             while b != 0 {
                 visit(i * 64 + b.trailing_zeros() as usize);
@@ -118,14 +125,7 @@ impl SpaceMasks {
         vacated: &[u64; MAX_CELLS / 64],
         mut visit: impl FnMut(usize, usize, bool),
     ) {
-        let first = if FROM { first } else { 0 };
-        // The words before `first`'s stay zero, but for the occupied cells
-        // beside its spaces (at most a neighbour's distance before it).
-        let (skipped, bit) = (first / 64, first % 64);
-        let (mut empty, occupied) = self.split(owner, first.saturating_sub(self.reach) / 64);
-        if let Some(word) = empty.get_mut(skipped) {
-            *word &= u64::MAX << bit;
-        }
+        let (skipped, empty, occupied) = self.split_from::<FROM>(owner, first);
         for k in 0..4 {
             let delta = self.delta[k];
             // The cell beside the space in direction k faces it the
@@ -145,6 +145,30 @@ impl SpaceMasks {
                 }
             }
         }
+    }
+
+    /// [`SpaceMasks::split`] for a scan of the empty cells from `first` on
+    /// (with `FROM`; else from the first): the first word to scan, the
+    /// empty cells from `first` on, and the occupied cells beside them
+    /// (those from a neighbour's distance before `first`'s word on).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn split_from<const FROM: bool>(
+        &self,
+        owner: &[u16],
+        first: usize,
+    ) -> (
+        usize,
+        [u64; MAX_CELLS / 64],
+        [u64; PAD + MAX_CELLS / 64 + PAD],
+    ) {
+        let first = if FROM { first } else { 0 };
+        let (skipped, bit) = (first / 64, first % 64);
+        let (mut empty, occupied) = self.split(owner, first.saturating_sub(self.reach) / 64);
+        if let Some(word) = empty.get_mut(skipped) {
+            *word &= u64::MAX << bit;
+        }
+        (skipped, empty, occupied)
     }
 
     /// The empty open cells, and the occupied ones between zero words
