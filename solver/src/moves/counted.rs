@@ -94,15 +94,15 @@ impl MoveGenerator {
         for &o in &near {
             let o = o as usize;
             let tally = std::mem::take(&mut tallies[o]);
-            let t = self.shapes.type_of(o);
-            let mut legal = zero_lanes(tally as u32 ^ self.edge_lanes[t]) & self.lanes[o];
-            if o == skip.instance {
-                legal &= !skipped;
-            }
             let from = state.anchors[o] as usize;
             if from < lowest_anchor {
                 self.entering_vacated(state, o, tally, out);
                 continue;
+            }
+            let t = self.shapes.type_of(o);
+            let mut legal = zero_lanes(tally as u32 ^ self.edge_lanes[t]) & self.lanes[o];
+            if o == skip.instance {
+                legal &= !skipped;
             }
             let base = (t * self.cells + from) * 4;
             while legal != 0 {
