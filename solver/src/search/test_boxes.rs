@@ -34,9 +34,10 @@ pub fn random_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
 }
 
 /// A random walled box of 64 to 121 cells with a 2x2 master, 2x2 squares
-/// and bars three cells long, a fifth of it or more empty: the blocks'
-/// leading edges are long and the spaces many, so that steps are counted
-/// per leading edge (`moves/counted.rs`).
+/// and bars three cells long, at most one block tried per five cells so
+/// that many stay empty: the blocks' leading edges are long and the spaces
+/// often enough to count steps per leading edge (`moves/counted.rs`; the
+/// tests keep the boxes that do).
 pub fn random_long_box(rng: &mut ChaCha8Rng) -> Option<Puzzle> {
     let (h, w) = (rng.gen_range(8..12), rng.gen_range(8..12));
     let kit = Kit {
