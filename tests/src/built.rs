@@ -49,13 +49,24 @@ pub fn binary(name: &str, package: &Path) -> PathBuf {
         crates.push(bin_crate);
     }
     for krate in crates {
-        for info in dep_info_files(&dir.join("deps"), &krate) {
-            let text = fs::read_to_string(&info).unwrap_or_default();
-            if !from_a_linked_build(&text) {
-                continue;
-            }
+        let infos: Vec<String> = dep_info_files(&dir.join("deps"), &krate)
+            .iter()
+            .map(|info| fs::read_to_string(info).unwrap_or_default())
+            .collect();
+        // A test harness of the crate also lists its `#[cfg(test)]` files,
+        // which the binary is not built from: of its files, only those a
+        // build of the library (an `.rlib`; `clippy --all-targets` checks
+        // the tests too, as `.rmeta` only) lists count (all, if none is left).
+        let library: Vec<String> = infos
+            .iter()
+            .filter(|text| builds_a_library(text))
+            .flat_map(|text| sources(text))
+            .collect();
+        for text in infos.iter().filter(|text| from_a_linked_build(text)) {
             dep_infos += 1;
-            if let Some(source) = newer_source(&text, built) {
+            let harness = of_another_executable(text, &path) && !library.is_empty();
+            let counts = |source: &str| !harness || library.iter().any(|l| l == source);
+            if let Some(source) = newer_source(text, built, counts) {
                 panic!(
                     "{} is stale: {} changed after it was built; {rebuild}",
                     path.display(),
@@ -139,9 +150,7 @@ fn dep_info_files(deps: &Path, krate: &str) -> Vec<PathBuf> {
 /// only), which list files the binary does not depend on (clippy adds
 /// `Cargo.toml`).
 fn from_a_linked_build(dep_info: &str) -> bool {
-    dep_info
-        .lines()
-        .filter_map(|line| line.split_once(": ").map(|(target, _)| target))
+    targets(dep_info)
         .filter(|target| !target.ends_with(".d"))
         .any(|target| {
             let ext = Path::new(target).extension().and_then(|e| e.to_str());
@@ -149,16 +158,65 @@ fn from_a_linked_build(dep_info: &str) -> bool {
         })
 }
 
-/// The first source listed in a dep-info file (`target: src1 src2 ...`,
-/// spaces in names escaped with a backslash) that exists and was modified
-/// after `built`. Sources since deleted are skipped: an old build may have
-/// listed them.
-fn newer_source(dep_info: &str, built: SystemTime) -> Option<PathBuf> {
+/// Whether a dep-info file lists the sources of an executable other than
+/// `binary`: a test harness of the same crate (`deps/solver-HASH`, whose
+/// list holds its `#[cfg(test)]` files, which the binary is not built
+/// from) or an older build. The binary is a link or copy of its own
+/// `deps/NAME-HASH`, of the same length and modification time.
+fn of_another_executable(dep_info: &str, binary: &Path) -> bool {
+    let stamp = |p: &Path| fs::metadata(p).ok().map(|m| (m.len(), m.modified().ok()));
+    let executables = executables(dep_info);
+    !executables.is_empty() && executables.iter().all(|e| stamp(e) != stamp(binary))
+}
+
+/// Whether a dep-info file names a library (`.rlib`) among its targets.
+fn builds_a_library(dep_info: &str) -> bool {
+    targets(dep_info).any(|target| target.ends_with(".rlib"))
+}
+
+/// The executables (no extension, or `.exe`) among a dep-info file's
+/// targets.
+fn executables(dep_info: &str) -> Vec<&Path> {
+    targets(dep_info)
+        .map(Path::new)
+        .filter(|target| {
+            let ext = target.extension().and_then(|e| e.to_str());
+            matches!(ext, None | Some("exe"))
+        })
+        .collect()
+}
+
+/// The targets of a dep-info file's rules (`target: sources`), its `#`
+/// comments left out: an `# env-dep:` line holds the package's description,
+/// which may hold `: ` too (ours does: "Sliding-block puzzle solver: ...").
+fn targets(dep_info: &str) -> impl Iterator<Item = &str> {
+    dep_info
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_once(": ").map(|(target, _)| target))
+}
+
+/// The sources a dep-info file lists (its first line's).
+fn sources(dep_info: &str) -> Vec<String> {
     let first_line = dep_info.lines().next().unwrap_or("");
-    let (_, list) = first_line.split_once(": ")?;
+    first_line
+        .split_once(": ")
+        .map_or_else(Vec::new, |(_, list)| split_escaped(list))
+}
+
+/// The first source listed in a dep-info file (`target: src1 src2 ...`,
+/// spaces in names escaped with a backslash) that `counts`, exists and was
+/// modified after `built`. Sources since deleted are skipped: an old build
+/// may have listed them.
+fn newer_source(
+    dep_info: &str,
+    built: SystemTime,
+    counts: impl Fn(&str) -> bool,
+) -> Option<PathBuf> {
     let root = crate::workspace_root();
-    split_escaped(list)
+    sources(dep_info)
         .into_iter()
+        .filter(|s| counts(s))
         .map(|s| root.join(s))
         .find(|source| modified_after(source, built))
 }
@@ -208,10 +266,11 @@ mod tests {
         let changed = fs::metadata(&this).unwrap().modified().unwrap();
         let info = format!("bin: {}\n", this.display());
         let before = changed - Duration::from_secs(1);
-        assert_eq!(newer_source(&info, before), Some(this.clone()));
-        assert_eq!(newer_source(&info, changed), None);
+        assert_eq!(newer_source(&info, before, |_| true), Some(this.clone()));
+        assert_eq!(newer_source(&info, before, |_| false), None);
+        assert_eq!(newer_source(&info, changed, |_| true), None);
         let gone = format!("bin: {}/no-such-file.rs\n", env!("CARGO_MANIFEST_DIR"));
-        assert_eq!(newer_source(&gone, before), None);
+        assert_eq!(newer_source(&gone, before, |_| true), None);
     }
 
     #[test]
@@ -232,13 +291,51 @@ mod tests {
 
     #[test]
     fn only_linked_builds_count() {
-        let check = "t/deps/x-1.d: a.rs Cargo.toml\n\nt/deps/libx-1.rmeta: a.rs Cargo.toml\n";
+        let check = "t/deps/x-1.d: a.rs Cargo.toml\n\nt/deps/libx-1.rmeta: a.rs Cargo.toml\n\n\
+            # env-dep:CARGO_PKG_DESCRIPTION=A solver: model, search\n";
         assert!(!from_a_linked_build(check));
         let lib = "t/deps/x-1.d: a.rs\n\nt/deps/libx-1.rlib: a.rs\n\nt/deps/libx-1.rmeta: a.rs\n";
         assert!(from_a_linked_build(lib));
         assert!(from_a_linked_build(
             "t/deps/x-1.d: main.rs\n\nt/deps/x-1: main.rs\n"
         ));
+    }
+
+    /// A test harness of the binary's crate lists `#[cfg(test)]` files the
+    /// binary is not built from: its dep-info is not the binary's (found by
+    /// a review: editing a test-only file made every end-to-end test call
+    /// the binary stale).
+    #[test]
+    fn only_the_binarys_own_executable_counts() {
+        let dir = std::env::temp_dir().join(format!("built-exe-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let (bin, own, harness) = (
+            dir.join("solver"),
+            dir.join("solver-1"),
+            dir.join("solver-2"),
+        );
+        fs::write(&own, "the binary").unwrap();
+        fs::copy(&own, &bin).unwrap();
+        let when = fs::metadata(&own).unwrap().modified().unwrap();
+        fs::File::options()
+            .write(true)
+            .open(&bin)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+        fs::write(&harness, "a test harness, longer").unwrap();
+        // As rustc writes them: the dep-info file itself first.
+        let info = |target: &Path| {
+            let d = target.with_extension("d");
+            format!("{}: a.rs\n\n{}: a.rs\n", d.display(), target.display())
+        };
+        let (of_own, of_harness) = (
+            of_another_executable(&info(&own), &bin),
+            of_another_executable(&info(&harness), &bin),
+        );
+        let of_rlib = of_another_executable(&info(&dir.join("libsolver-1.rlib")), &bin);
+        fs::remove_dir_all(&dir).unwrap();
+        assert!(!of_own && of_harness && !of_rlib);
     }
 
     #[test]
