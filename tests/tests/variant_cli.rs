@@ -470,6 +470,22 @@ fn the_committed_ithaca_solution_replays_in_the_verifier() {
     assert_eq!(replay["moves"], 304, "{replay}");
 }
 
+/// GNOME Klotski's Sunshine has a solution: two helper sessions chained 23
+/// searches on frozen variants (`experiments/sunshine/`: the master
+/// stepping up as a side 5x5 block steps down, then the 2x2 blocks stored
+/// in aligned pairs in the side columns so that the units flow round the
+/// master). The verifier replays it against the level as bundled.
+#[test]
+fn the_committed_sunshine_solution_replays_in_the_verifier() {
+    let root = workspace_root();
+    let level = root.join("puzzles/klotski/sunshine.txt");
+    let sol = root.join("experiments/results/sunshine.sol");
+    let replay = verify(level.to_str().unwrap(), sol.to_str().unwrap());
+    assert_eq!(replay["valid"], true, "{replay}");
+    assert_eq!(replay["steps"], 1526, "{replay}");
+    assert_eq!(replay["moves"], 1308, "{replay}");
+}
+
 /// `solver variant --split`: a frame whose master-only door parts the
 /// master's region (where `b` blocks its way out) from the outside (where
 /// `a` stands on its goal). The three parts are solved by BFS; the parts'
