@@ -72,7 +72,11 @@ impl MoveGenerator {
         let mut tallies = std::mem::take(&mut self.tallies);
         near.clear();
         let vacated = self.vacated_bits(state, skip);
-        let (first_space, lowest_anchor) = self.ranked_scan(state, skip);
+        // The scan starts a row above the lowest cell of the blocks that
+        // may have a step ranking above the last: their tallies need every
+        // edge's cells, and an edge lies at most a row off its block.
+        let (lowest_anchor, lowest_cell) = self.ranked_scan(state, skip);
+        let first_space = lowest_cell.saturating_sub(self.row);
         let masks = self.masks.as_ref().expect("a board with masks");
         let mut count = |cell: usize, toward: usize, enters_vacated: bool| {
             let o = state.owner[cell] as usize;
@@ -125,16 +129,17 @@ impl MoveGenerator {
         self.tallies = tallies;
     }
 
-    /// Where the scan may start when the steps ranking below the last need
-    /// not be counted ([`MoveGenerator::tally_left_out`] off): the first
-    /// space to look at, and the lowest anchor of a block that may have a
-    /// step ranking above the last (`(0, 0)`: everything). A step lands at
-    /// most one row below its anchor, so a block anchored a row above the
-    /// last step's anchor after has no step ranking above it; the other
-    /// blocks' cells, and the spaces beside them, lie at most one more row
-    /// up (less the lowest cell of a shape below its anchor), and so do the
-    /// spaces the last step vacated, whose neighbours' steps into them do
-    /// not commute with it.
+    /// Where a scan of the spaces may start when the steps ranking below
+    /// the last need not be counted ([`MoveGenerator::tally_left_out`]
+    /// off): the lowest anchor of a block that may have a step ranking
+    /// above the last, and the lowest cell of such a block (`(0, 0)`: every
+    /// block may). A step lands at most one row below its anchor, so a
+    /// block anchored a row above the last step's anchor after has no step
+    /// ranking above it; the other blocks' cells lie no higher than their
+    /// anchors less the lowest cell of a shape below its anchor, and the
+    /// cells the last step vacated (whose neighbours' steps into them do
+    /// not commute with it) no higher either. A step ranking above the
+    /// last enters cells a row below the lowest cell.
     pub(super) fn ranked_scan(&self, state: &State, skip: Skip) -> (usize, usize) {
         if self.tally_left_out || !skip.commute {
             return (0, 0);
@@ -142,8 +147,8 @@ impl MoveGenerator {
         let row = self.row as isize;
         let to = state.anchors[skip.instance] as isize;
         let lowest_anchor = (to - row).max(0);
-        let first_space = (lowest_anchor + self.lowest_offset - row).max(0);
-        (first_space as usize, lowest_anchor as usize)
+        let lowest_cell = (lowest_anchor + self.lowest_offset).max(0);
+        (lowest_anchor as usize, lowest_cell as usize)
     }
 
     /// The steps of instance `o`, all ranking below the last, that enter a

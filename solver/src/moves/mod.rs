@@ -561,14 +561,9 @@ impl MoveGenerator {
         // As for the counted steps, a search skips the spaces beside the
         // blocks whose steps all rank below the last but for those the
         // last step vacated (`counted.rs`), and a row more: no block's
-        // sides need all be seen, as each step is checked whole. A step
-        // ranking above the last enters cells a row below those blocks'
-        // lowest cells, and the vacated cells lie no higher.
+        // sides need all be seen, as each step is checked whole.
         let first = match self.masks {
-            Some(_) => match self.ranked_scan(state, skip) {
-                (first, 0) => first,
-                (_, a) => (a as isize + self.lowest_offset).max(0) as usize,
-            },
+            Some(_) => self.ranked_scan(state, skip).1,
             None => 0,
         };
         self.beside_spaces(state, occupied, first, |o, toward| {
