@@ -97,6 +97,21 @@ impl Puzzle {
         self.type_starts[block_type]..self.type_starts[block_type + 1]
     }
 
+    /// The goal section fixing every block where `position` has it.
+    pub fn goal_at(&self, position: &Position) -> Goal {
+        let requirements = (0..self.types.len())
+            .map(|t| {
+                let mut anchors = position.anchors[self.type_range(t)].to_vec();
+                anchors.sort_unstable();
+                GoalRequirement {
+                    block_type: t,
+                    anchors,
+                }
+            })
+            .collect();
+        Goal { requirements }
+    }
+
     /// Type of an instance.
     pub fn instance_type(&self, instance: usize) -> usize {
         self.instance_types[instance] as usize

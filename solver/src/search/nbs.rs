@@ -32,7 +32,7 @@ use super::{Ending, Engine, Limit};
 use crate::encoding::PositionEncoding;
 use crate::geometry::Geometry;
 use crate::heuristics::{self, Heuristic};
-use crate::model::{Goal, GoalRequirement, Puzzle};
+use crate::model::Puzzle;
 use crate::moves::{Move, State};
 use crate::store::{Insert, VisitedSet};
 
@@ -91,18 +91,8 @@ impl Side {
 /// The puzzle whose goal is `puzzle`'s start position: every block fixed
 /// where it starts. Its heuristic estimates the distance to the start.
 fn toward_start(puzzle: &Puzzle) -> Puzzle {
-    let requirements = (0..puzzle.types.len())
-        .map(|t| {
-            let mut anchors = puzzle.start.anchors[puzzle.type_range(t)].to_vec();
-            anchors.sort_unstable();
-            GoalRequirement {
-                block_type: t,
-                anchors,
-            }
-        })
-        .collect();
     let mut reversed = puzzle.clone();
-    reversed.goals = vec![Goal { requirements }];
+    reversed.goals = vec![puzzle.goal_at(&puzzle.start)];
     reversed
 }
 

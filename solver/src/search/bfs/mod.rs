@@ -237,7 +237,7 @@ mod tests {
 
     use super::*;
     use crate::formats;
-    use crate::model::{Goal, GoalRequirement, Puzzle};
+    use crate::model::{Goal, Puzzle};
     use crate::moves::MoveGenerator;
     use crate::params::{Limits, Metric, SearchParams};
     use crate::search::test_boxes::{random_box, random_long_box, solution_steps};
@@ -364,14 +364,7 @@ mod tests {
             moves.generate(&state, &mut list);
             moves.apply(&mut state, list[rng.gen_range(0..list.len())]);
         }
-        let at = state.to_position(p);
-        let requirements = (0..p.types.len())
-            .map(|t| GoalRequirement {
-                block_type: t,
-                anchors: at.anchors[p.type_range(t)].to_vec(),
-            })
-            .collect();
-        Goal { requirements }
+        p.goal_at(&state.to_position(p))
     }
 
     /// Two sections whose second, with `--keep-visited`, may not pass
