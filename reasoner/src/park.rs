@@ -19,6 +19,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::cycle::CycleConfig;
 use crate::params::{Algorithm, Heuristic, ParamSet, Value};
 use crate::plan::{Phase, Planned};
 use crate::restart::{best_file, best_out_args, nearest_stall, read_best, stalled};
@@ -121,50 +122,18 @@ async fn run_chain(
     rows: &mut Vec<(Planned, AttemptResult)>,
 ) -> bool {
     let config = ctx.config;
-    let limits = config.phase_limits();
     let Chain {
         params,
         best,
         from,
         blocks,
     } = chain;
-    let solve = |file: PathBuf, index: usize| {
-        let params = params.clone();
-        async move {
-            let extra = best_out_args(runner, &file, index);
-            let r = runner
-                .solve_with(
-                    &file,
-                    &params,
-                    &config.budget.limit(limits, 1),
-                    index,
-                    &extra,
-                )
-                .await;
-            // Charged now, so that the next round's limits see it (the
-            // cycle does not charge the phase's rows again).
-            config.budget.charge(r.positions_examined.unwrap_or(0));
-            // Solved on a parked puzzle: it must solve the original as well.
-            runner
-                .check_claim(puzzle, r, index, config.attempt_timeout)
-                .await
-        }
-    };
     let mut best = match best {
         Some(b) => b,
-        None => {
-            let index = first + rows.len();
-            let r = solve(puzzle.to_path_buf(), index).await;
-            let solved = r.status == RunStatus::Solved;
-            rows.push((
-                row(index, "the parking setting's first run", from, &params),
-                r,
-            ));
-            if solved {
-                return true;
-            }
-            best_file(runner, puzzle, index)
-        }
+        None => match first_run(runner, puzzle, config, &params, from, first, rows).await {
+            Some(b) => b,
+            None => return true,
+        },
     };
     let mut current = puzzle.to_path_buf();
     let mut reached = goals_reached(&best);
@@ -184,7 +153,7 @@ async fn run_chain(
                 return false;
             }
         };
-        let r = solve(parked.clone(), index).await;
+        let r = solve(runner, puzzle, config, &params, &parked, index).await;
         let solved = r.status == RunStatus::Solved;
         rows.push((row(index, &described(&parked), from, &params), r));
         if solved {
@@ -203,6 +172,61 @@ async fn run_chain(
         reached = now;
     }
     false
+}
+
+/// The first run of a chain that has no best positions of its own: its
+/// parameters on the original puzzle, its row pushed. Returns the best
+/// positions it left to park from, `None` when it solved the puzzle.
+async fn first_run(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    config: &CycleConfig,
+    params: &ParamSet,
+    from: Option<usize>,
+    first: usize,
+    rows: &mut Vec<(Planned, AttemptResult)>,
+) -> Option<PathBuf> {
+    let index = first + rows.len();
+    let r = solve(runner, puzzle, config, params, puzzle, index).await;
+    let solved = r.status == RunStatus::Solved;
+    rows.push((
+        row(index, "the parking setting's first run", from, params),
+        r,
+    ));
+    if solved {
+        return None;
+    }
+    Some(best_file(runner, puzzle, index))
+}
+
+/// One run of a chain: `params` on `file` (the original `puzzle` or a
+/// parked one) as attempt `index`, keeping its nearest positions
+/// (`--best-out`) for the next round.
+async fn solve(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    config: &CycleConfig,
+    params: &ParamSet,
+    file: &Path,
+    index: usize,
+) -> AttemptResult {
+    let extra = best_out_args(runner, file, index);
+    let r = runner
+        .solve_with(
+            file,
+            params,
+            &config.budget.limit(config.phase_limits(), 1),
+            index,
+            &extra,
+        )
+        .await;
+    // Charged now, so that the next round's limits see it (the
+    // cycle does not charge the phase's rows again).
+    config.budget.charge(r.positions_examined.unwrap_or(0));
+    // Solved on a parked puzzle: it must solve the original as well.
+    runner
+        .check_claim(puzzle, r, index, config.attempt_timeout)
+        .await
 }
 
 /// Goal sections the nearest position of a `--best-out` file had reached
