@@ -144,6 +144,12 @@ impl Progress {
         self.done.iter().any(|(p, r)| solves(p, r))
     }
 
+    /// True while the puzzle is neither solved nor proved unsolvable: the
+    /// door split, the phases for hard puzzles and the final run go on.
+    fn goes_on(&self) -> bool {
+        !self.solved() && !self.planner.bounds.unsolvable
+    }
+
     /// Rows of the variant, parking and restart phases: reported, but never learnt
     /// from (they ran on other puzzles, whose bounds are not this one's).
     fn append(&mut self, rows: Vec<(Planned, AttemptResult)>) {
@@ -308,6 +314,26 @@ async fn attempts(
     progress: &mut Progress,
 ) {
     let config = hard.config;
+    waves(runner, puzzle, hard, progress).await;
+    hard_phases(runner, puzzle, hard, progress).await;
+    if !config.final_run || !progress.goes_on() || config.budget.exhausted().is_some() {
+        return;
+    }
+    final_attempt(runner, puzzle, config, progress).await;
+}
+
+/// The limited attempts, wave by wave, and the door-split phase once:
+/// after the first wave that did not solve the puzzle, else after the
+/// waves while the puzzle is open. The waves stop once the puzzle is
+/// solved or proved unsolvable, the budget is exhausted, or half of it is
+/// used when phases for hard puzzles follow.
+async fn waves(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    hard: &variant::Context<'_>,
+    progress: &mut Progress,
+) {
+    let config = hard.config;
     // The solver is told to stop a little before it would be killed, so that
     // an attempt slower than its timeout still reports how close it got.
     let limited = RunLimits {
@@ -340,30 +366,71 @@ async fn attempts(
             split_between_waves(runner, puzzle, hard, progress).await;
         }
     }
-    let go_on = |p: &Progress| !p.solved() && !p.planner.bounds.unsolvable;
-    if !split_tried && go_on(progress) {
+    if !split_tried && progress.goes_on() {
         split_between_waves(runner, puzzle, hard, progress).await;
     }
-    if go_on(progress) && budget.exhausted().is_none() {
+}
+
+/// The phases for hard puzzles, each only while the puzzle is neither
+/// solved nor proved unsolvable and the budget lasts: parking, variants,
+/// then restarts. Their rows are reported, not learnt from.
+async fn hard_phases(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    hard: &variant::Context<'_>,
+    progress: &mut Progress,
+) {
+    let config = hard.config;
+    let budget = &config.budget;
+    if progress.goes_on() && budget.exhausted().is_none() {
         let first = progress.done.len() + 1;
         let results = park::phase(runner, puzzle, hard, &progress.done, first).await;
         charge(budget, &results);
         progress.append(results);
     }
-    if go_on(progress) && budget.exhausted().is_none() {
+    if progress.goes_on() && budget.exhausted().is_none() {
         let results = variant::phase(runner, puzzle, hard, progress.done.len() + 1).await;
         charge(budget, &results);
         progress.append(results);
     }
-    if go_on(progress) && budget.exhausted().is_none() {
+    if progress.goes_on() && budget.exhausted().is_none() {
         let first = progress.done.len() + 1;
         let results = restart::phase(runner, puzzle, config, &progress.done, first).await;
         charge(budget, &results);
         progress.append(results);
     }
-    if !config.final_run || !go_on(progress) || budget.exhausted().is_some() {
+}
+
+/// The final unlimited attempt, as [`final_planned`] plans it (no plan:
+/// no final run).
+async fn final_attempt(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    config: &CycleConfig,
+    progress: &mut Progress,
+) {
+    let Some(last) = final_planned(progress) else {
         return;
-    }
+    };
+    // Alone, the final run may use the cores the waves used.
+    let unlimited = RunLimits {
+        max_positions: None,
+        timeout: config.final_timeout,
+        threads: (config.jobs > 1).then_some(config.jobs),
+        ..RunLimits::default()
+    };
+    let budget = &config.budget;
+    progress.bar.wave(std::slice::from_ref(&last));
+    let results = run_wave(runner, puzzle, vec![last], &|_| unlimited, 1, budget).await;
+    charge(budget, &results);
+    progress.record(results);
+}
+
+/// The final attempt's plan: the best limited attempt's parameters
+/// ([`plan::choose_final`]), or, when no attempt ran, the first set (the
+/// most similar case's or the first general setting). `None` when there
+/// is neither.
+fn final_planned(progress: &Progress) -> Option<Planned> {
     let index = progress.done.len() + 1;
     let pick = plan::choose_final(
         progress
@@ -373,34 +440,23 @@ async fn attempts(
             .map(|(p, r)| (p, r)),
         &progress.planner.bounds,
     );
-    let last = match (pick, &progress.first) {
-        (Some(best), _) => Planned {
+    match (pick, &progress.first) {
+        (Some(best), _) => Some(Planned {
             index,
             phase: Phase::Final,
             case: best.case.clone(),
             from: Some(best.index),
             params: best.params.clone(),
-        },
-        (None, Some((case, params))) if progress.done.is_empty() => Planned {
+        }),
+        (None, Some((case, params))) if progress.done.is_empty() => Some(Planned {
             index,
             phase: Phase::Final,
             case: Some(case.clone()),
             from: None,
             params: params.clone(),
-        },
-        _ => return,
-    };
-    // Alone, the final run may use the cores the waves used.
-    let unlimited = RunLimits {
-        max_positions: None,
-        timeout: config.final_timeout,
-        threads: (config.jobs > 1).then_some(config.jobs),
-        ..RunLimits::default()
-    };
-    progress.bar.wave(std::slice::from_ref(&last));
-    let results = run_wave(runner, puzzle, vec![last], &|_| unlimited, 1, budget).await;
-    charge(budget, &results);
-    progress.record(results);
+        }),
+        _ => None,
+    }
 }
 
 /// The door-split phase, run once after the first wave that did not solve
@@ -634,19 +690,7 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
     };
     let found_by = found_by(origin, report);
     let sha256 = casebase::sha256_file(puzzle)?;
-    // A door split's solution cost its parts' runs too: the case counts
-    // them all, so that it never looks cheaper than a whole-puzzle case.
-    let positions_examined = match winner.phase {
-        Phase::Split => Some(
-            report
-                .attempts
-                .iter()
-                .filter(|a| matches!(a.phase, Phase::SplitPart | Phase::Split))
-                .filter_map(|a| a.result.positions_examined)
-                .sum(),
-        ),
-        _ => winner.result.positions_examined,
-    };
+    let positions_examined = solution_positions(winner, report);
     let outcome = Outcome {
         steps: winner.result.steps,
         moves: winner.result.moves,
@@ -666,44 +710,84 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
             .iter_mut()
             .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
         let retained = match existing {
-            Some(case) => {
-                if !casebase::merge::better(&outcome, &case.outcome) {
-                    return Ok(Retained {
-                        case: case.name.clone(),
-                        action: "kept",
-                    });
-                }
-                case.params = winner.params.clone();
-                case.outcome = outcome;
-                case.features = report.features.clone();
-                case.provenance = provenance;
-                Retained {
-                    case: case.name.clone(),
-                    action: "updated",
-                }
-            }
-            None => {
-                let base = report
-                    .name
-                    .clone()
-                    .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
-                    .unwrap_or_else(|| "puzzle".to_string());
-                let name = casebase::unique_name(&base, |n| cb.find(n).is_some());
-                cb.cases.push(Case {
-                    name: name.clone(),
-                    comment: None,
-                    provenance,
-                    features: report.features.clone(),
-                    params: winner.params.clone(),
-                    outcome,
-                });
-                Retained {
-                    case: name,
-                    action: "added",
-                }
-            }
+            Some(case) => update_case(case, winner, report, outcome, provenance),
+            None => add_case(cb, puzzle, winner, report, outcome, provenance),
         };
         Ok(retained)
     })?;
     Ok(Some(retained))
+}
+
+/// The positions the winning attempt's solution cost. A door split's
+/// solution cost its parts' runs too: the case counts them all, so that it
+/// never looks cheaper than a whole-puzzle case.
+fn solution_positions(winner: &AttemptRecord, report: &Report) -> Option<u64> {
+    match winner.phase {
+        Phase::Split => Some(
+            report
+                .attempts
+                .iter()
+                .filter(|a| matches!(a.phase, Phase::SplitPart | Phase::Split))
+                .filter_map(|a| a.result.positions_examined)
+                .sum(),
+        ),
+        _ => winner.result.positions_examined,
+    }
+}
+
+/// The puzzle's existing `case` takes the winner's parameters, outcome,
+/// features and provenance only when the new outcome is better
+/// (`casebase::merge::better`); otherwise it is kept as it is.
+fn update_case(
+    case: &mut Case,
+    winner: &AttemptRecord,
+    report: &Report,
+    outcome: Outcome,
+    provenance: Provenance,
+) -> Retained {
+    if !casebase::merge::better(&outcome, &case.outcome) {
+        return Retained {
+            case: case.name.clone(),
+            action: "kept",
+        };
+    }
+    case.params = winner.params.clone();
+    case.outcome = outcome;
+    case.features = report.features.clone();
+    case.provenance = provenance;
+    Retained {
+        case: case.name.clone(),
+        action: "updated",
+    }
+}
+
+/// A new case for a puzzle the case base does not hold, named after the
+/// report's puzzle name (else the file's stem, else `puzzle`), made unique
+/// among the case base's names.
+fn add_case(
+    cb: &mut CaseBase,
+    puzzle: &Path,
+    winner: &AttemptRecord,
+    report: &Report,
+    outcome: Outcome,
+    provenance: Provenance,
+) -> Retained {
+    let base = report
+        .name
+        .clone()
+        .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "puzzle".to_string());
+    let name = casebase::unique_name(&base, |n| cb.find(n).is_some());
+    cb.cases.push(Case {
+        name: name.clone(),
+        comment: None,
+        provenance,
+        features: report.features.clone(),
+        params: winner.params.clone(),
+        outcome,
+    });
+    Retained {
+        case: name,
+        action: "added",
+    }
 }
