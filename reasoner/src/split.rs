@@ -51,8 +51,7 @@ pub async fn phase(
     first: usize,
 ) -> Vec<(Planned, AttemptResult)> {
     let mut rows = Vec::new();
-    let part = |name: &str| runner.scratch_file(&format!("split-{name}.txt"));
-    let (inside, outside) = (part("inside"), part("outside"));
+    let (inside, outside) = (part(runner, "inside"), part(runner, "outside"));
     for (file, which) in [(&inside, "inside"), (&outside, "outside")] {
         let o = file.display().to_string();
         if let Err(e) = tool(runner, puzzle, &["--split", which, "-o", &o], ctx).await {
@@ -72,7 +71,34 @@ pub async fn phase(
             None => return rows,
         }
     }
-    let (rest, moves) = (part("rest"), part("moves"));
+    let Some((rest, prefix)) = write_rest(runner, puzzle, ctx, &solutions, first, &mut rows).await
+    else {
+        return rows;
+    };
+    solve_rest(runner, puzzle, ctx, &rest, &prefix, first, &mut rows).await;
+    rows
+}
+
+/// The scratch file of part `name` of the split (`inside`, `outside`,
+/// `rest`, or the parts' `moves`).
+fn part(runner: &Runner, name: &str) -> PathBuf {
+    runner.scratch_file(&format!("split-{name}.txt"))
+}
+
+/// Part 3: `solver variant --split rest` writes the whole puzzle from
+/// where the first two parts' `solutions` leave it, and the moves they
+/// make there. Returns that puzzle's path and those moves; when the parts
+/// do not join or their moves cannot be read, a failed row says why and
+/// `None` ends the phase.
+async fn write_rest(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    ctx: &Context<'_>,
+    solutions: &[PathBuf],
+    first: usize,
+    rows: &mut Vec<(Planned, AttemptResult)>,
+) -> Option<(PathBuf, Vec<String>)> {
+    let (rest, moves) = (part(runner, "rest"), part(runner, "moves"));
     let args = [
         "--split",
         "rest",
@@ -88,31 +114,45 @@ pub async fn phase(
     .map(|s| s.to_string());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     if let Err(e) = tool(runner, puzzle, &args, ctx).await {
-        let index = first + rows.len();
         let note = "door split, part 3: the parts do not join";
-        let params = ParamSet::default();
-        rows.push((
-            row(index, (Phase::Split, note), &params),
-            AttemptResult::failed(e, 0),
-        ));
-        return rows;
+        failed(rows, first, note, e);
+        return None;
     }
-    let prefix: Vec<String> = match std::fs::read_to_string(&moves) {
-        Ok(text) => text.lines().map(str::to_string).collect(),
+    match std::fs::read_to_string(&moves) {
+        Ok(text) => Some((rest, text.lines().map(str::to_string).collect())),
         Err(e) => {
-            let index = first + rows.len();
             let note = "door split, part 3: the parts' moves cannot be read";
-            let why = format!("{}: {e}", moves.display());
-            let params = ParamSet::default();
-            rows.push((
-                row(index, (Phase::Split, note), &params),
-                AttemptResult::failed(why, 0),
-            ));
-            return rows;
+            failed(rows, first, note, format!("{}: {e}", moves.display()));
+            None
         }
-    };
+    }
+}
+
+/// A failed row of part 3 (`note`, `why`), numbered after `rows`: no run
+/// was made, so it shows the default parameters.
+fn failed(rows: &mut Vec<(Planned, AttemptResult)>, first: usize, note: &str, why: String) {
+    let index = first + rows.len();
+    let params = ParamSet::default();
+    rows.push((
+        row(index, (Phase::Split, note), &params),
+        AttemptResult::failed(why, 0),
+    ));
+}
+
+/// Part 3's runs: [`settings`] on the `rest` until one solves it. A
+/// solution's row then becomes the whole solution, the parts' moves
+/// (`prefix`) first, verified on the puzzle.
+async fn solve_rest(
+    runner: &Arc<Runner>,
+    puzzle: &Path,
+    ctx: &Context<'_>,
+    rest: &Path,
+    prefix: &[String],
+    first: usize,
+    rows: &mut Vec<(Planned, AttemptResult)>,
+) {
     let note = "door split, part 3: the whole puzzle after parts 1 and 2";
-    let last = solve_part(runner, &rest, ctx, (Phase::Split, note), first, &mut rows).await;
+    let last = solve_part(runner, rest, ctx, (Phase::Split, note), first, rows).await;
     if last.is_some() {
         // The rest's row becomes the whole solution, verified on the puzzle
         // (the parts' moves first).
@@ -125,11 +165,10 @@ pub async fn phase(
                 .check_claim(puzzle, r, p.index, ctx.config.attempt_timeout)
                 .await;
         } else {
-            r = joined(runner, puzzle, &prefix, r, p.index, ctx.config).await;
+            r = joined(runner, puzzle, prefix, r, p.index, ctx.config).await;
         }
         rows.push((p, r));
     }
-    rows
 }
 
 /// Tries [`settings`] on one part until one solves it; its solution's
