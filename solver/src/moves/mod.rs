@@ -279,72 +279,33 @@ impl MoveGenerator {
         let shapes = ShapeTable::new(puzzle);
         let w = board.width() as i32;
         let neighbor = neighbor_table(board);
-        let mut fits = vec![false; puzzle.types.len() * cells];
-        let mut leading = Vec::new();
-        let mut directions = Vec::new();
-        for (t, ty) in puzzle.types.iter().enumerate() {
-            for a in 0..cells {
-                fits[t * cells + a] = ty.shape.offsets().iter().all(|&(dr, dc)| {
-                    board
-                        .offset(a, dr, dc)
-                        .is_some_and(|x| board.allows(x, ty.is_master))
-                });
-            }
-            let own: Vec<(i32, i32)> = ty.shape.offsets().to_vec();
-            let lead = Direction::ALL.map(|d| {
-                let (dr, dc) = d.delta();
-                own.iter()
-                    .map(|&(r, c)| (r + dr, c + dc))
-                    .filter(|x| !own.contains(x))
-                    .map(|(r, c)| r * w + c)
-                    .collect()
-            });
-            leading.push(lead);
-            directions.push(match ty.slider {
-                None => vec![0, 1, 2, 3],
-                Some(Axis::Vertical) => vec![0, 1],
-                Some(Axis::Horizontal) => vec![2, 3],
-            });
-        }
+        let fits = fit_table(puzzle);
+        let leading: Vec<[Vec<i32>; 4]> = puzzle
+            .types
+            .iter()
+            .map(|ty| leading_edges(ty.shape.offsets(), w))
+            .collect();
+        let directions: Vec<Vec<usize>> = puzzle
+            .types
+            .iter()
+            .map(|ty| type_directions(ty.slider))
+            .collect();
         let movable: Vec<bool> = (0..puzzle.instances())
             .map(|i| !locked.contains(&puzzle.instance_type(i)))
             .collect();
-        let open: Vec<u16> = (0..cells)
-            .filter(|&c| board.kind(c) != crate::model::CellKind::Wall)
-            .map(|c| c as u16)
-            .collect();
+        let open = open_cells(board);
         let spaces = spaces(puzzle, open.len());
         let space_driven = prefers_spaces(puzzle, open.len(), spaces, &leading, &directions);
         let masks = (space_driven && spaces >= MASKS_FROM_SPACES)
             .then(|| SpaceMasks::new(cells, &open, &neighbor))
             .flatten();
-        let direction_bits: Vec<u8> = directions
-            .iter()
-            .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
-            .collect();
+        let direction_bits = direction_bits(&directions);
         let hop = hop_table(&neighbor, &fits, puzzle.types.len());
-        let short_edges = leading
-            .iter()
-            .flatten()
-            .all(|e| e.len() <= counted::MAX_EDGE);
         let counted = metric == Metric::Steps
             && masks.is_some()
-            && short_edges
-            && mean_edge(puzzle, &leading, &directions) >= COUNT_FROM_EDGE;
-        let edge_lanes = leading
-            .iter()
-            .map(|l: &[Vec<i32>; 4]| {
-                (0..4).fold(0, |m, d| {
-                    m | (l[d].len().min(counted::MAX_EDGE) as u32) << (8 * d)
-                })
-            })
-            .collect();
-        let lanes = (0..puzzle.instances())
-            .map(|i| match movable[i] {
-                true => counted::lanes(direction_bits[shapes.type_of(i)]),
-                false => 0,
-            })
-            .collect();
+            && counts_edges(puzzle, &leading, &directions);
+        let edge_lanes = edge_lanes(&leading);
+        let lanes = instance_lanes(&shapes, &movable, &direction_bits);
         let edges = if metric == Metric::Steps && cells <= SMALL_CELLS {
             edge_table(&hop, &leading, cells)
         } else {
@@ -353,20 +314,8 @@ impl MoveGenerator {
         let open_bits = open
             .iter()
             .fold(0u64, |m, &c| m | 1u64.checked_shl(c as u32).unwrap_or(0));
-        let one_look: Vec<Option<OneLookRail>> = directions
-            .iter()
-            .zip(&leading)
-            .enumerate()
-            .map(|(t, (ds, lead))| OneLookRail::of(ds, lead, t * cells * 4))
-            .collect();
-        let cars = (0..puzzle.instances())
-            .map(|i| {
-                let t = shapes.type_of(i);
-                (metric == Metric::Moves && movable[i])
-                    .then_some(one_look[t])
-                    .flatten()
-            })
-            .collect();
+        let one_look = one_look_rails(&directions, &leading, cells);
+        let cars = car_rails(&shapes, metric, &movable, &one_look);
         MoveGenerator {
             one_look,
             cars,
@@ -393,14 +342,7 @@ impl MoveGenerator {
             lanes,
             tally_left_out: true,
             row: w as usize,
-            lowest_offset: puzzle
-                .types
-                .iter()
-                .flat_map(|ty| ty.shape.offsets().iter())
-                .map(|&(dr, dc)| (dr * w + dc) as isize)
-                .min()
-                .unwrap_or(0)
-                .min(0),
+            lowest_offset: lowest_offset(puzzle),
             stamps: Stamps::new(cells),
             queue: Vec::new(),
             near: Vec::new(),
@@ -965,6 +907,149 @@ fn edge_table(hop: &[u16], leading: &[[Vec<i32>; 4]], cells: usize) -> Vec<u64> 
                 .fold(0, |m, &off| m | 1u64 << (at as i32 + off))
         })
         .collect()
+}
+
+/// [`MoveGenerator::fits`]: per type and anchor, whether the type's shape
+/// fits there on the empty board (walls, board edges and, for non-masters,
+/// doors excluded).
+fn fit_table(puzzle: &Puzzle) -> Vec<bool> {
+    let board = &puzzle.board;
+    let cells = board.len();
+    let mut fits = vec![false; puzzle.types.len() * cells];
+    for (t, ty) in puzzle.types.iter().enumerate() {
+        for a in 0..cells {
+            fits[t * cells + a] = ty.shape.offsets().iter().all(|&(dr, dc)| {
+                board
+                    .offset(a, dr, dc)
+                    .is_some_and(|x| board.allows(x, ty.is_master))
+            });
+        }
+    }
+    fits
+}
+
+/// A shape's leading edges ([`MoveGenerator::leading`]): per direction of
+/// [`Direction::ALL`], the cell offsets from its anchor, on a board `w`
+/// cells wide, that a one-cell step newly covers (`own`: the shape's cells
+/// from its anchor).
+fn leading_edges(own: &[(i32, i32)], w: i32) -> [Vec<i32>; 4] {
+    Direction::ALL.map(|d| {
+        let (dr, dc) = d.delta();
+        own.iter()
+            .map(|&(r, c)| (r + dr, c + dc))
+            .filter(|x| !own.contains(x))
+            .map(|(r, c)| r * w + c)
+            .collect()
+    })
+}
+
+/// The directions (indices into [`Direction::ALL`]) a type may move in:
+/// all four, or a slider's two along its axis.
+fn type_directions(slider: Option<Axis>) -> Vec<usize> {
+    match slider {
+        None => vec![0, 1, 2, 3],
+        Some(Axis::Vertical) => vec![0, 1],
+        Some(Axis::Horizontal) => vec![2, 3],
+    }
+}
+
+/// [`MoveGenerator::open`]: the board's non-wall cells.
+fn open_cells(board: &crate::model::Board) -> Vec<u16> {
+    (0..board.len())
+        .filter(|&c| board.kind(c) != crate::model::CellKind::Wall)
+        .map(|c| c as u16)
+        .collect()
+}
+
+/// [`MoveGenerator::direction_bits`]: per type, its directions as bits
+/// (bit `d` for direction `d`).
+fn direction_bits(directions: &[Vec<usize>]) -> Vec<u8> {
+    directions
+        .iter()
+        .map(|ds: &Vec<usize>| ds.iter().fold(0u8, |m, &d| m | 1 << d))
+        .collect()
+}
+
+/// Whether the blocks' leading edges suit counting steps per edge
+/// ([`MoveGenerator::generate_counted`]): none longer than a tally's byte
+/// lane holds, and long enough on average ([`COUNT_FROM_EDGE`]).
+fn counts_edges(puzzle: &Puzzle, leading: &[[Vec<i32>; 4]], directions: &[Vec<usize>]) -> bool {
+    let short_edges = leading
+        .iter()
+        .flatten()
+        .all(|e| e.len() <= counted::MAX_EDGE);
+    short_edges && mean_edge(puzzle, leading, directions) >= COUNT_FROM_EDGE
+}
+
+/// [`MoveGenerator::edge_lanes`]: per type, the length of its leading edge
+/// in each direction as the byte lanes of a tally.
+fn edge_lanes(leading: &[[Vec<i32>; 4]]) -> Vec<u32> {
+    leading
+        .iter()
+        .map(|l: &[Vec<i32>; 4]| {
+            (0..4).fold(0, |m, d| {
+                m | (l[d].len().min(counted::MAX_EDGE) as u32) << (8 * d)
+            })
+        })
+        .collect()
+}
+
+/// [`MoveGenerator::lanes`]: per instance, the byte lanes of the
+/// directions it may step in (none when locked).
+fn instance_lanes(shapes: &ShapeTable, movable: &[bool], direction_bits: &[u8]) -> Vec<u32> {
+    (0..movable.len())
+        .map(|i| match movable[i] {
+            true => counted::lanes(direction_bits[shapes.type_of(i)]),
+            false => 0,
+        })
+        .collect()
+}
+
+/// [`MoveGenerator::one_look`]: per type, its [`OneLookRail`] if it has
+/// one (its rows of the hop table start at `t * cells * 4`).
+fn one_look_rails(
+    directions: &[Vec<usize>],
+    leading: &[[Vec<i32>; 4]],
+    cells: usize,
+) -> Vec<Option<OneLookRail>> {
+    directions
+        .iter()
+        .zip(leading)
+        .enumerate()
+        .map(|(t, (ds, lead))| OneLookRail::of(ds, lead, t * cells * 4))
+        .collect()
+}
+
+/// [`MoveGenerator::cars`]: per instance, its type's rail when it is a
+/// movable one-wide slider under `--metric moves`.
+fn car_rails(
+    shapes: &ShapeTable,
+    metric: Metric,
+    movable: &[bool],
+    one_look: &[Option<OneLookRail>],
+) -> Vec<Option<OneLookRail>> {
+    (0..movable.len())
+        .map(|i| {
+            let t = shapes.type_of(i);
+            (metric == Metric::Moves && movable[i])
+                .then_some(one_look[t])
+                .flatten()
+        })
+        .collect()
+}
+
+/// [`MoveGenerator::lowest_offset`]: the lowest cell of any shape relative
+/// to its anchor, in cells, 0 when none lies before its anchor.
+fn lowest_offset(puzzle: &Puzzle) -> isize {
+    let w = puzzle.board.width() as i32;
+    puzzle
+        .types
+        .iter()
+        .flat_map(|ty| ty.shape.offsets().iter())
+        .map(|&(dr, dc)| (dr * w + dc) as isize)
+        .min()
+        .unwrap_or(0)
+        .min(0)
 }
 
 /// A one-cell-wide slider's rail: its two directions (indices into
