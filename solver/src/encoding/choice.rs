@@ -101,6 +101,9 @@ pub fn choose(
     }
 }
 
+/// `--encoding auto`: packed where its slots are no wider than the rank's,
+/// else the first faster encoding whose table fits (see the module), else
+/// the narrowest.
 fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     let packed = PackedEncoding::new(puzzle, moves);
     let rank = RankEncoding::new(puzzle, moves.shapes());
@@ -173,21 +176,27 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
         }
         tried.push(format!("; the {name} table might not fit ({sizes})"));
     }
-    // Neither fits: the narrowest, sets where its slots are no wider than
-    // the rank's (its places are counted on each type's own anchors, the
-    // rank's on every cell).
+    narrowest(sets, rank, [pb, sb, rb], &tried.concat())
+}
+
+/// The choice when no faster encoding's table fits: the narrowest, sets
+/// where its slots are no wider than the rank's (its places are counted on
+/// each type's own anchors, the rank's on every cell), else the rank.
+/// `bits`: packed's, the sets' and the rank's key bits; `tried`: why the
+/// faster ones were not taken, for the reason.
+fn narrowest(sets: PackedEncoding, rank: RankEncoding, bits: [u32; 3], tried: &str) -> Choice {
+    let [pb, sb, rb] = bits;
     if slot(sb) <= slot(rb) && sb <= MAX_KEY_BITS {
         return Choice {
             reason: format!(
-                "sets: narrowest ({sb} bits against the rank's {rb} and packed's {pb}){}",
-                tried.concat()
+                "sets: narrowest ({sb} bits against the rank's {rb} and packed's {pb}){tried}"
             ),
             encoding: Encoding::Packed(sets),
             memory_guard: None,
         };
     }
     Choice {
-        reason: format!("rank: narrower ({rb} bits against {pb}){}", tried.concat()),
+        reason: format!("rank: narrower ({rb} bits against {pb}){tried}"),
         encoding: Encoding::Rank(rank),
         memory_guard: None,
     }
