@@ -348,8 +348,9 @@ fn rejects(test: &str, format: Option<&str>, contents: &[u8], at: &str, what: &s
     assert!(!err.contains("panicked"), "{test}: {err}");
 }
 
+/// Malformed puzzles in the native format (the default `--from`).
 #[test]
-fn malformed_inputs_exit_2_with_one_located_message() {
+fn malformed_native_inputs_exit_2_with_one_located_message() {
     let small = |from: &str, to: &str| SMALL.replacen(from, to, 1).into_bytes();
     rejects(
         "unknown",
@@ -401,7 +402,6 @@ fn malformed_inputs_exit_2_with_one_located_message() {
         "can never slide",
     );
     rejects("empty", None, b"", "0:0", "empty file");
-    rejects("blank", Some("rush"), b"\n  \n", "0:0", "empty file");
     let wide = format!("!\n@\n!\n@{}\n!\n", ".".repeat(128));
     rejects(
         "too-large",
@@ -411,6 +411,13 @@ fn malformed_inputs_exit_2_with_one_located_message() {
         "larger than supported",
     );
     rejects("not-utf8", None, b"!\n@\n!\n#\xff#\n!\n", "4:2", "UTF-8");
+}
+
+/// Malformed inputs in the other formats (`--from`: Rush Hour, tiles,
+/// Klotski, legacy).
+#[test]
+fn malformed_other_formats_exit_2_with_one_located_message() {
+    rejects("blank", Some("rush"), b"\n  \n", "0:0", "empty file");
     rejects(
         "rush-line",
         Some("rush"),
