@@ -4,6 +4,7 @@
 //! never solved, crashing, printing garbage, hanging); see
 //! `reasoner_common/standin.rs`.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -19,18 +20,19 @@ fn by_hand(q: Feat, c: Feat) -> f64 {
     (a1(q) - a1(c)).abs() + (2..7).map(|i| (q[i] - c[i]).abs()).sum::<f64>()
 }
 
-#[test]
-fn retrieval_order_matches_the_thesis_formula() {
-    let dir = Scratch::new("retrieve");
-    let solver = standin(&dir, "never");
-    let p = puzzle(&dir, "query", QUERY);
-    let cases: [(&str, Feat); 4] = [
-        ("a-bigger-board", [20.0, 20.0, 3.0, 1.0, 2.0, 2.0, 24.0]),
-        ("b-exact-size", [10.0, 0.0, 3.0, 1.0, 2.0, 2.0, 20.0]),
-        ("c-shapes", [20.0, 20.0, 2.5, 0.5, 2.0, 3.0, 20.0]),
-        ("d-larger-space", [25.0, 20.0, 3.0, 1.0, 2.0, 2.0, 20.0]),
-    ];
-    let mut toml: Vec<String> = cases
+/// The point cases of the retrieval test, each at a known distance from
+/// [`QUERY`].
+const RETRIEVAL_CASES: [(&str, Feat); 4] = [
+    ("a-bigger-board", [20.0, 20.0, 3.0, 1.0, 2.0, 2.0, 24.0]),
+    ("b-exact-size", [10.0, 0.0, 3.0, 1.0, 2.0, 2.0, 20.0]),
+    ("c-shapes", [20.0, 20.0, 2.5, 0.5, 2.0, 3.0, 20.0]),
+    ("d-larger-space", [25.0, 20.0, 3.0, 1.0, 2.0, 2.0, 20.0]),
+];
+
+/// The retrieval test's case base: [`RETRIEVAL_CASES`] and `e-ranges`, a
+/// case with ranges 0.5 from the query.
+fn retrieval_casebase(dir: &Scratch) -> PathBuf {
+    let mut toml: Vec<String> = RETRIEVAL_CASES
         .iter()
         .map(|(n, f)| case_toml(n, *f, "algorithm = \"bfs\""))
         .collect();
@@ -45,19 +47,13 @@ fn retrieval_order_matches_the_thesis_formula() {
                 "search_space_size_type = [10.0, 20.0]",
             ),
     );
-    let cb = write_casebase(&dir, &toml);
-    let out = reasoner(&[
-        "retrieve",
-        s(&p),
-        "--casebase",
-        s(&cb),
-        "--json",
-        "--solver",
-        s(&solver),
-    ]);
-    end_to_end::assert_success(&out, "");
-    let r = json_of(&out);
-    let got: Vec<(String, f64, bool)> = r["cases"]
+    write_casebase(dir, &toml)
+}
+
+/// The cases of a `reasoner retrieve --json` report, in its order: name,
+/// similarity, and whether retrieved.
+fn listed(r: &Value) -> Vec<(String, f64, bool)> {
+    r["cases"]
         .as_array()
         .unwrap()
         .iter()
@@ -68,8 +64,27 @@ fn retrieval_order_matches_the_thesis_formula() {
                 c["retrieved"].as_bool().unwrap(),
             )
         })
-        .collect();
-    let mut expected: Vec<(String, f64)> = cases
+        .collect()
+}
+
+#[test]
+fn retrieval_order_matches_the_thesis_formula() {
+    let dir = Scratch::new("retrieve");
+    let solver = standin(&dir, "never");
+    let p = puzzle(&dir, "query", QUERY);
+    let cb = retrieval_casebase(&dir);
+    let out = reasoner(&[
+        "retrieve",
+        s(&p),
+        "--casebase",
+        s(&cb),
+        "--json",
+        "--solver",
+        s(&solver),
+    ]);
+    end_to_end::assert_success(&out, "");
+    let got = listed(&json_of(&out));
+    let mut expected: Vec<(String, f64)> = RETRIEVAL_CASES
         .iter()
         .map(|(n, f)| (n.to_string(), by_hand(QUERY, *f)))
         .collect();
@@ -108,13 +123,11 @@ fn retrieval_order_matches_the_thesis_formula() {
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
 
-#[test]
-fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
-    let dir = Scratch::new("seed");
-    let solver = standin(&dir, "never");
-    let p = puzzle(&dir, "query", QUERY);
-    let cb = write_casebase(
-        &dir,
+/// The seed test's case base: `near` (the query's own features, A* h1 w3)
+/// and `far` (BFS).
+fn seed_casebase(dir: &Scratch) -> PathBuf {
+    write_casebase(
+        dir,
         &[
             case_toml(
                 "near",
@@ -127,42 +140,40 @@ fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
                 "algorithm = \"bfs\"",
             ),
         ],
+    )
+}
+
+/// `reasoner solve --json` with 12 limited attempts on a puzzle the
+/// stand-in never solves, with `seed` and `jobs`: its report (exit 1).
+fn unsolved_report(p: &Path, cb: &Path, solver: &Path, seed: &str, jobs: &str) -> Value {
+    let (out, v) = solve_json(&[
+        "solve",
+        s(p),
+        "--casebase",
+        s(cb),
+        "--solver",
+        s(solver),
+        "--json",
+        "--seed",
+        seed,
+        "--jobs",
+        jobs,
+        "--attempts",
+        "12",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    let run = |seed: &str, jobs: &str| {
-        let (out, v) = solve_json(&[
-            "solve",
-            s(&p),
-            "--casebase",
-            s(&cb),
-            "--solver",
-            s(&solver),
-            "--json",
-            "--seed",
-            seed,
-            "--jobs",
-            jobs,
-            "--attempts",
-            "12",
-        ]);
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        v
-    };
-    let a = run("5", "1");
-    let b = run("5", "2");
-    let c = run("6", "2");
-    assert_eq!(a["status"], "limit_reached");
-    // 12 limited attempts and the final one.
-    assert_eq!(a["attempts"].as_array().unwrap().len(), 13);
-    assert_eq!(attempts(&a), attempts(&b));
-    assert_ne!(attempts(&a), attempts(&c));
-    // Both cases are reused first, most similar first; then the general
-    // settings (one of the four thesis ones is a case's set already); then
-    // the search.
+    v
+}
+
+/// Both cases are reused first, most similar first; then the general
+/// settings (one of the four thesis ones is a case's set already); then
+/// the search; then the final run.
+fn assert_phase_order(a: &Value) {
     let phases: Vec<&str> = a["attempts"]
         .as_array()
         .unwrap()
@@ -178,19 +189,11 @@ fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
         "{phases:?}"
     );
     assert_eq!(phases[12], "final");
-    assert_eq!(a["attempts"][0]["case"], "near");
-    assert_eq!(a["retrieved"][0]["name"], "near");
-    assert!(a["retrieved"][0]["similarity"].as_f64().unwrap() < 1e-12);
-    // No parameter set is tried twice.
-    let sets: Vec<&Value> = a["attempts"].as_array().unwrap()[..12]
-        .iter()
-        .map(|x| &x["params"])
-        .collect();
-    for (i, x) in sets.iter().enumerate() {
-        assert!(!sets[..i].contains(x), "repeated {x}");
-    }
-    // The final run repeats the attempt that came closest, ties to fewest
-    // positions, and runs without a position limit.
+}
+
+/// The final run (attempt 13 of `a`) repeats the limited attempt that came
+/// closest, ties to fewest positions.
+fn assert_final_repeats_the_closest(a: &Value) {
     let limited = &a["attempts"].as_array().unwrap()[..12];
     let best = limited
         .iter()
@@ -204,7 +207,14 @@ fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
         .unwrap();
     assert_eq!(a["attempts"][12]["from"], best["index"]);
     assert_eq!(a["attempts"][12]["params"], best["params"]);
-    let calls = std::fs::read_to_string(dir.path("query.txt.calls")).unwrap();
+}
+
+/// The solver calls of the seed test's three runs (`calls`: each line
+/// holds one solve call's arguments after the puzzle): the limited attempts
+/// have a position limit, the final runs none. The final run, alone, takes
+/// the cores of `--jobs` (runs a, b, c: one job, then two); the limited
+/// attempts, which run side by side, do not.
+fn assert_final_calls(calls: &str) {
     let last = calls.lines().last().unwrap();
     assert!(!last.contains("--max-positions"), "{last}");
     assert!(calls
@@ -212,9 +222,6 @@ fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
         .next()
         .unwrap()
         .contains("--max-positions 5000000"));
-    // The final run, alone, takes the cores of `--jobs` (runs a, b, c: one
-    // job, then two); the limited attempts, which run side by side, do not.
-    // (Each line holds one solve call's arguments after the puzzle.)
     let (limited, finals): (Vec<&str>, Vec<&str>) =
         calls.lines().partition(|l| l.contains("--max-positions"));
     assert_eq!(finals.len(), 3, "{finals:?}");
@@ -224,6 +231,39 @@ fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
         "{finals:?}"
     );
     assert!(limited.iter().all(|l| !l.contains("--threads")));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_attempts_whatever_the_jobs() {
+    let dir = Scratch::new("seed");
+    let solver = standin(&dir, "never");
+    let p = puzzle(&dir, "query", QUERY);
+    let cb = seed_casebase(&dir);
+    let a = unsolved_report(&p, &cb, &solver, "5", "1");
+    let b = unsolved_report(&p, &cb, &solver, "5", "2");
+    let c = unsolved_report(&p, &cb, &solver, "6", "2");
+    assert_eq!(a["status"], "limit_reached");
+    // 12 limited attempts and the final one.
+    assert_eq!(a["attempts"].as_array().unwrap().len(), 13);
+    assert_eq!(attempts(&a), attempts(&b));
+    assert_ne!(attempts(&a), attempts(&c));
+    assert_phase_order(&a);
+    assert_eq!(a["attempts"][0]["case"], "near");
+    assert_eq!(a["retrieved"][0]["name"], "near");
+    assert!(a["retrieved"][0]["similarity"].as_f64().unwrap() < 1e-12);
+    // No parameter set is tried twice.
+    let sets: Vec<&Value> = a["attempts"].as_array().unwrap()[..12]
+        .iter()
+        .map(|x| &x["params"])
+        .collect();
+    for (i, x) in sets.iter().enumerate() {
+        assert!(!sets[..i].contains(x), "repeated {x}");
+    }
+    // The final run repeats the attempt that came closest and runs without
+    // a position limit.
+    assert_final_repeats_the_closest(&a);
+    let calls = std::fs::read_to_string(dir.path("query.txt.calls")).unwrap();
+    assert_final_calls(&calls);
 }
 
 #[test]
