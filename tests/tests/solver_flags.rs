@@ -9,6 +9,9 @@ use end_to_end::{run_solver as solver, solver_bin, workspace_root};
 
 const CLASSIC: &str = "puzzles/klotski/classic.txt";
 
+/// A mebibyte: the unit of the resident memory allowed.
+const MIB: u64 = 1 << 20;
+
 #[test]
 fn values_outside_the_range_exit_2_naming_flag_and_range() {
     let cases: &[(&[&str], &str)] = &[
@@ -67,7 +70,6 @@ fn field<'a>(m: &'a Measured, name: &str) -> &'a str {
 
 #[test]
 fn huge_but_valid_values_neither_panic_nor_allocate_in_proportion() {
-    const MIB: u64 = 1 << 20;
     // (arguments, exit code, status, limit, most resident memory allowed)
     let cases: &[(&[&str], i32, &str, &str, u64)] = &[
         // The A* open list was an array indexed by f: f ~ 1e6 * h with h2's
@@ -134,16 +136,23 @@ fn huge_but_valid_values_neither_panic_nor_allocate_in_proportion() {
         (&["--threads", "256"], 0, "solved", "null", 256 * MIB),
     ];
     for &(flags, code, status, limit, rss) in cases {
-        let mut args = vec!["solve", CLASSIC, "--json", "--quiet"];
-        args.extend_from_slice(flags);
-        let m = measured(&args);
-        assert_eq!(m.code, Some(code), "{flags:?}: {}", m.stderr);
-        assert_eq!(field(&m, "status"), status, "{flags:?}");
-        assert_eq!(field(&m, "limit"), limit, "{flags:?}");
-        assert!(
-            m.peak_rss <= rss,
-            "{flags:?}: {} MiB resident",
-            m.peak_rss / MIB
-        );
+        solves_within(flags, code, status, limit, rss);
     }
+}
+
+/// Solves the classic Klotski with `flags`, measured: it must exit `code`,
+/// report `status` and `limit` in its JSON, and keep at most `rss` bytes
+/// resident.
+fn solves_within(flags: &[&str], code: i32, status: &str, limit: &str, rss: u64) {
+    let mut args = vec!["solve", CLASSIC, "--json", "--quiet"];
+    args.extend_from_slice(flags);
+    let m = measured(&args);
+    assert_eq!(m.code, Some(code), "{flags:?}: {}", m.stderr);
+    assert_eq!(field(&m, "status"), status, "{flags:?}");
+    assert_eq!(field(&m, "limit"), limit, "{flags:?}");
+    assert!(
+        m.peak_rss <= rss,
+        "{flags:?}: {} MiB resident",
+        m.peak_rss / MIB
+    );
 }
