@@ -169,6 +169,14 @@ fn solve_render_writes_a_player_with_one_frame_per_move() {
     assert!(shown.contains(&format!("move 81: {last}\n")), "{shown}");
     assert!(!shown.contains("move 82:"), "{shown}");
     let page = std::fs::read_to_string(&html).unwrap();
+    assert_classic_player(&page);
+    assert_last_still_shows_the_goal(&sol);
+    assert_gif_has_a_frame_per_position(&sol);
+}
+
+/// The player `page` of the classic Klotski's 81-move solution is
+/// self-contained, holds a frame per position, and has its controls.
+fn assert_classic_player(page: &str) {
     assert!(
         !page.contains("http://") || !page.contains("src=\"http"),
         "the player fetches nothing"
@@ -177,7 +185,7 @@ fn solve_render_writes_a_player_with_one_frame_per_move() {
         !page.contains("<script src") && !page.contains("<link"),
         "self-contained"
     );
-    let data = player_data(&page);
+    let data = player_data(page);
     assert_eq!(
         data["frames"].as_array().unwrap().len(),
         82,
@@ -195,7 +203,11 @@ fn solve_render_writes_a_player_with_one_frame_per_move() {
     ] {
         assert!(page.contains(control), "the player has {control}");
     }
-    // The still of the last move shows the master on its goal, as `solver show` draws the goal.
+}
+
+/// The still of the last move of the classic Klotski's solution `sol`
+/// shows the master on its goal, as `solver show` draws the goal.
+fn assert_last_still_shows_the_goal(sol: &Path) {
     let end = solver(&[
         "render",
         CLASSIC,
@@ -211,6 +223,11 @@ fn solve_render_writes_a_player_with_one_frame_per_move() {
     for (cell, id) in grid_cells(&grids.last().unwrap().1) {
         assert_eq!(blocks.get(&cell), Some(&id), "goal cell {cell:?}");
     }
+}
+
+/// The classic Klotski's solution `sol` rendered as a GIF: the board's
+/// size in pixels and a frame (graphic control) per position.
+fn assert_gif_has_a_frame_per_position(sol: &Path) {
     let gif = temp("classic.gif");
     let out = solver(&[
         "render",
