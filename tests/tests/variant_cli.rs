@@ -486,6 +486,16 @@ fn the_committed_sunshine_solution_replays_in_the_verifier() {
     assert_eq!(replay["moves"], 1308, "{replay}");
 }
 
+/// A frame whose master-only door (`-`) parts the master's region, where
+/// `b` blocks its way out, from the outside, where `a` stands on its goal.
+const DOOR_FRAME: &str = "!\n@\na\nb\n!\na      \n  #####\n  -b @#\n  #   #\n  #####\n!\n@      \n  #####\n  -   #\n  #   #\n  #####\n!\n";
+
+/// Solves `puzzle` into `solution` and asserts that the solution replays.
+fn solves_and_replays(puzzle: &str, solution: &str) {
+    ok(&["solve", puzzle, "--quiet", "--solution", solution], 0);
+    assert_eq!(verify(puzzle, solution)["valid"], true);
+}
+
 /// `solver variant --split`: a frame whose master-only door parts the
 /// master's region (where `b` blocks its way out) from the outside (where
 /// `a` stands on its goal). The three parts are solved by BFS; the parts'
@@ -494,11 +504,7 @@ fn the_committed_sunshine_solution_replays_in_the_verifier() {
 #[test]
 fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
     let full = temp("frame.txt");
-    std::fs::write(
-        &full,
-        "!\n@\na\nb\n!\na      \n  #####\n  -b @#\n  #   #\n  #####\n!\n@      \n  #####\n  -   #\n  #   #\n  #####\n!\n",
-    )
-    .unwrap();
+    std::fs::write(&full, DOOR_FRAME).unwrap();
     let full = full.to_str().unwrap();
     let part = |name: &str| temp(name).display().to_string();
     let (inside, outside, rest, moves) = (
@@ -509,13 +515,9 @@ fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
     );
     ok(&["variant", full, "--split", "inside", "-o", &inside], 0);
     ok(&["variant", full, "--split", "outside", "-o", &outside], 0);
-    let solved = |p: &str, sol: &str| {
-        ok(&["solve", p, "--quiet", "--solution", sol], 0);
-        assert_eq!(verify(p, sol)["valid"], true);
-    };
     let (s1, s2, s3) = (part("in.sol"), part("out.sol"), part("rest.sol"));
-    solved(&inside, &s1);
-    solved(&outside, &s2);
+    solves_and_replays(&inside, &s1);
+    solves_and_replays(&outside, &s2);
     // The inside part ends with the master by the door, 'b' out of its way.
     let steps1 = verify(&inside, &s1)["steps"].as_u64().unwrap();
     assert_eq!(steps1, 3, "b down, the master two left");
@@ -536,7 +538,7 @@ fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
         ],
         0,
     );
-    solved(&rest, &s3);
+    solves_and_replays(&rest, &s3);
     let whole = part("whole.sol");
     let joined = std::fs::read_to_string(&moves).unwrap() + &std::fs::read_to_string(&s3).unwrap();
     std::fs::write(&whole, joined).unwrap();
@@ -544,10 +546,18 @@ fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
     assert_eq!(replay["valid"], true, "{replay}");
     // 3 inside, 'a' one step off the goal, the master 5 out: 9 steps.
     assert_eq!(replay["steps"], 9, "{replay}");
+    split_misuses_are_refused(full, &s1, &moves, &whole);
+}
+
+/// `solver variant --split` refuses what does not make a split of the door
+/// frame `full` (`s1`: its inside part's solution, `moves`: where the
+/// parts' moves went, `whole`: the whole frame's solution), and a puzzle
+/// without a door.
+fn split_misuses_are_refused(full: &str, s1: &str, moves: &str, whole: &str) {
     refused(
         full,
         &[(
-            vec!["--split", "rest", "--inside-solution", &s1],
+            vec!["--split", "rest", "--inside-solution", s1],
             "needs --outside-solution",
         )],
     );
@@ -559,7 +569,7 @@ fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
         full,
         &[
             (
-                vec!["--split", "inside", "--moves-out", &moves],
+                vec!["--split", "inside", "--moves-out", moves],
                 "go with --split rest",
             ),
             // The whole frame's solution is not the outside part's.
@@ -568,9 +578,9 @@ fn a_door_splits_into_three_parts_whose_solutions_join_and_replay() {
                     "--split",
                     "rest",
                     "--inside-solution",
-                    &s1,
+                    s1,
                     "--outside-solution",
-                    &whole,
+                    whole,
                 ],
                 "outside part's solution does not replay",
             ),
