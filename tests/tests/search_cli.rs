@@ -3,7 +3,7 @@
 //! search as documented, limits, and every printed solution replayed by
 //! `solver verify`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use end_to_end::{dev_puzzles, run_solver};
@@ -212,36 +212,11 @@ fn outcome(row: &Value) -> Value {
 fn a_collection_gives_the_same_results_on_any_number_of_jobs() {
     let file = dev_puzzles().join("rushhour_dev.txt");
     let file = file.to_str().unwrap();
-    let run = |jobs: &str| {
-        let sol = temp(&format!("jobs-{jobs}.sol"));
-        let (code, rows) = json_lines(&[
-            "solve",
-            file,
-            "--from",
-            "rush",
-            "--metric",
-            "moves",
-            "--json",
-            "--jobs",
-            jobs,
-            // auto weighs its choice against the memory share: held fixed here.
-            "--encoding",
-            "packed",
-            "--max-memory",
-            "64M",
-            "--solution",
-            sol.to_str().unwrap(),
-        ]);
-        let solutions: Vec<String> = (1..=rows.len())
-            .map(|k| std::fs::read_to_string(format!("{}.{k}", sol.display())).unwrap())
-            .collect();
-        (code, rows, solutions)
-    };
-    let (code, one_at_a_time, solutions) = run("1");
+    let (code, one_at_a_time, solutions) = solve_collection(file, "1");
     assert_eq!((code, one_at_a_time.len()), (0, 95));
     assert_eq!(one_at_a_time[0]["limits"]["max_memory"], 64 << 20);
     for jobs in ["2", "3"] {
-        let (code, rows, files) = run(jobs);
+        let (code, rows, files) = solve_collection(file, jobs);
         assert_eq!(code, 0, "{jobs} jobs");
         let same = rows
             .iter()
@@ -255,47 +230,18 @@ fn a_collection_gives_the_same_results_on_any_number_of_jobs() {
     // `--lock B` on boards that have a B, then one that has not (line 1:
     // the red car alone), then more: that board is refused (exit 2) and
     // named, after every board before it is reported, on any number of jobs.
-    let lines: Vec<String> = std::fs::read_to_string(file)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
-    let mixed = temp("mixed.txt");
-    let picked: Vec<&String> = [40, 41, 43, 44, 45, 46, 0, 47, 48]
-        .iter()
-        .map(|&k| &lines[k])
-        .collect();
-    let picked: Vec<&str> = picked.iter().map(|l| l.as_str()).collect();
-    std::fs::write(&mixed, picked.join("\n")).unwrap();
-    let locked = |jobs: &str| {
-        let out = solver(&[
-            "solve",
-            mixed.to_str().unwrap(),
-            "--from",
-            "rush",
-            "--metric",
-            "moves",
-            "--lock",
-            "B",
-            "--json",
-            "--jobs",
-            jobs,
-        ]);
-        let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| outcome(&serde_json::from_str(l).unwrap()))
-            .collect();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        (out.status.code(), rows, stderr)
-    };
-    let (code, rows, stderr) = locked("1");
+    let mixed = mixed_collection(file);
+    let (code, rows, stderr) = solve_locked(&mixed, "1");
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("(rush line 7)") && stderr.contains("'B'"),
         "{stderr}"
     );
     assert_eq!(rows.len(), 6, "the six boards before it");
-    assert!(locked("2") == (code, rows, stderr), "2 jobs: other rows");
+    assert!(
+        solve_locked(&mixed, "2") == (code, rows, stderr),
+        "2 jobs: other rows"
+    );
     // `count` names the refused board the same way.
     let counted = solver(&[
         "count",
@@ -308,6 +254,77 @@ fn a_collection_gives_the_same_results_on_any_number_of_jobs() {
     let stderr = String::from_utf8_lossy(&counted.stderr);
     assert_eq!(counted.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("(rush line 7)"), "{stderr}");
+}
+
+/// Solves the Rush Hour collection `file` on `jobs` jobs, with the packed
+/// encoding and 64 MiB of memory: the exit code, the JSON rows, and the
+/// solution files' contents in the collection's order.
+fn solve_collection(file: &str, jobs: &str) -> (i32, Vec<Value>, Vec<String>) {
+    let sol = temp(&format!("jobs-{jobs}.sol"));
+    let (code, rows) = json_lines(&[
+        "solve",
+        file,
+        "--from",
+        "rush",
+        "--metric",
+        "moves",
+        "--json",
+        "--jobs",
+        jobs,
+        // auto weighs its choice against the memory share: held fixed here.
+        "--encoding",
+        "packed",
+        "--max-memory",
+        "64M",
+        "--solution",
+        sol.to_str().unwrap(),
+    ]);
+    let solutions: Vec<String> = (1..=rows.len())
+        .map(|k| std::fs::read_to_string(format!("{}.{k}", sol.display())).unwrap())
+        .collect();
+    (code, rows, solutions)
+}
+
+/// A collection of lines of the Rush Hour collection `file`: six boards
+/// that have a `B`, then line 1 (the red car alone, no `B`), then two more.
+fn mixed_collection(file: &str) -> PathBuf {
+    let lines: Vec<String> = std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let mixed = temp("mixed.txt");
+    let picked: Vec<&String> = [40, 41, 43, 44, 45, 46, 0, 47, 48]
+        .iter()
+        .map(|&k| &lines[k])
+        .collect();
+    let picked: Vec<&str> = picked.iter().map(|l| l.as_str()).collect();
+    std::fs::write(&mixed, picked.join("\n")).unwrap();
+    mixed
+}
+
+/// Solves the collection `mixed` with `--lock B` on `jobs` jobs: the exit
+/// code, the rows' outcomes, and the standard error.
+fn solve_locked(mixed: &Path, jobs: &str) -> (Option<i32>, Vec<Value>, String) {
+    let out = solver(&[
+        "solve",
+        mixed.to_str().unwrap(),
+        "--from",
+        "rush",
+        "--metric",
+        "moves",
+        "--lock",
+        "B",
+        "--json",
+        "--jobs",
+        jobs,
+    ]);
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| outcome(&serde_json::from_str(l).unwrap()))
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), rows, stderr)
 }
 
 /// `count --jobs 2` of the Rush Hour database sample: every board's
