@@ -98,7 +98,13 @@ def run(puzzle, casebase):
         "phases_run": sorted({a["phase"] for a in r["attempts"]}),
         "by_phase": by_phase(r["attempts"]),
         "seconds": round(wall, 1),
+        "first_seconds": _seconds((r.get("budget") or {}).get("first_solution_ms")),
     }
+
+
+def _seconds(ms):
+    """Milliseconds as seconds with one decimal, or None."""
+    return None if ms is None else round(ms / 1000, 1)
 
 
 def by_phase(attempts):
@@ -158,7 +164,8 @@ def cell(r):
     solved = r["status"] == "solved"
     steps = "-" if not solved else (f"{r['first_steps']} → {r['steps']}" if r.get("first_steps") != r.get("steps") else str(r["steps"]))
     status = r["status"] + (" (budget)" if r.get("stopped_by_budget") else "")
-    return [status, steps, f"{r.get('positions', 0):,}", f"{r['seconds']:.0f} s (load {r.get('load', '?')}, {r.get('commit', 'commit not recorded')})", r.get("phase") or "-"]
+    first = f", first solution after {r['first_seconds']:.0f} s" if r.get("first_seconds") is not None else ""
+    return [status, steps, f"{r.get('positions', 0):,}", f"{r['seconds']:.0f} s (load {r.get('load', '?')}, {r.get('commit', 'commit not recorded')}{first})", r.get("phase") or "-"]
 
 
 def command():
@@ -187,7 +194,9 @@ def write_table(results):
                 "of it; then the parking phase with 4 rounds, the variant phase with 3 recipes, 2 rounds "
                 "of restarts, the final run, `--improve`). CB is `casebase/seed.toml` (with) or it minus the "
                 "level's own case (without); a level without its own case is run once and both columns "
-                "show that run. The load average at each run's start is in the time column.\n\n"
+                "show that run. The load average at each run's start is in the time column. The time is "
+                "the whole run's, `--improve` included, which takes what is left of the budget once the "
+                "puzzle is solved; runs since 26 Nov 2026 also give the time of the first solution.\n\n"
                 "Steps: `first → improved` when the reasoner reports an improved length (`--improve`, "
                 "issue 15 part A), else the one length. Positions: all attempts of the run together. Phase: "
                 "the phase of the attempt that solved it.\n\n"

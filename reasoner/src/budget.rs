@@ -53,6 +53,11 @@ pub struct BudgetReport {
     pub position_budget: Option<u64>,
     /// Wall time from the start of the run to the report.
     pub elapsed_ms: u64,
+    /// Wall time from the start of the run to its first verified
+    /// solution, before `--improve` shortened it (`null`: not solved). A
+    /// solved run's `elapsed_ms` also counts the improve phase, which takes
+    /// what is left of a time budget.
+    pub first_solution_ms: Option<u64>,
     /// Positions the solver processes examined, all phases together.
     pub positions_used: u64,
     /// `time` or `positions` when that budget ran out (later phases were
@@ -142,12 +147,19 @@ impl Budget {
         }
     }
 
-    /// The report's view of the budget.
+    /// Wall time since the run started, in milliseconds.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    /// The report's view of the budget (`first_solution_ms` is the cycle's
+    /// to fill in).
     pub fn report(&self) -> BudgetReport {
         BudgetReport {
             time_budget_s: self.time.map(|t| t.as_secs_f64()),
             position_budget: self.positions,
-            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            elapsed_ms: self.elapsed_ms(),
+            first_solution_ms: None,
             positions_used: self.used.load(Ordering::Relaxed),
             exhausted: self.exhausted(),
         }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::task::{AbortHandle, JoinSet};
 use tracing::Instrument;
 
-use crate::budget::Budget;
+use crate::budget::{Budget, BudgetReport};
 use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::FeatureReport;
@@ -277,11 +277,16 @@ pub async fn run(
         .is_some();
     progress.bar.finish();
     let mut report = report(puzzle, sim, config, found, Some(progress), !finished);
+    let first_solution_ms =
+        (report.status == RunStatus::Solved).then(|| config.budget.elapsed_ms());
     if finished && config.improve {
         let phase = improve::run(&runner, puzzle, &mut report, &config.budget);
         stop.until(phase).await;
     }
-    report.budget = config.budget.report();
+    report.budget = BudgetReport {
+        first_solution_ms,
+        ..config.budget.report()
+    };
     Ok(report)
 }
 

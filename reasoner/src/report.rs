@@ -185,8 +185,12 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
 }
 
 impl Report {
-    /// The improve phase's and the budget's lines of the text report.
+    /// The first solution's time, the improve phase's and the budget's
+    /// lines of the text report.
     fn phases_text(&self, out: &mut String) {
+        if let Some(ms) = self.budget.first_solution_ms {
+            let _ = writeln!(out, "first solution after {}", duration(ms));
+        }
         if let Some(i) = &self.improvement {
             let _ =
                 writeln!(

@@ -52,6 +52,7 @@ fn the_position_budget_bounds_the_whole_run() {
     assert_eq!(v["budget"]["positions_used"], used, "{v}");
     assert_eq!(v["budget"]["position_budget"], 30000);
     assert_eq!(v["budget"]["exhausted"], "positions", "{v}");
+    assert!(v["budget"]["first_solution_ms"].is_null(), "unsolved: {v}");
     // Each attempt of the wave got at most its share of what was left.
     assert!(positions(&v).iter().all(|&p| p <= 30000 / 4), "{v}");
     let table = String::from_utf8_lossy(&out.stderr);
@@ -149,6 +150,12 @@ fn improve_shortens_the_first_solution_and_it_replays() {
     assert_eq!(i["final_by"], "rerun", "{v}");
     assert_eq!(v["steps"], 116, "the report gives the improved length");
     assert_solution_replays(&dir, &classic, &v);
+    // The first solution's time leaves out the improve phase, which took
+    // the re-run's time at least.
+    let b = &v["budget"];
+    let (first, all) = (b["first_solution_ms"].as_u64(), b["elapsed_ms"].as_u64());
+    let rerun = r["elapsed_ms"].as_u64().unwrap();
+    assert!(first.unwrap() + rerun <= all.unwrap(), "{b}");
     let table = Command::new(end_to_end::reasoner_bin())
         .args([
             "solve",
@@ -168,4 +175,5 @@ fn improve_shortens_the_first_solution_and_it_replays() {
         "{text}"
     );
     assert!(text.contains("final length from: rerun"), "{text}");
+    assert!(text.contains("first solution after "), "{text}");
 }
