@@ -19,20 +19,9 @@ from collections import deque
 SOLVER = os.environ.get('SOLVER') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../../target/release/solver')
 DIRS = {'U': (-1, 0), 'D': (1, 0), 'L': (0, -1), 'R': (0, 1)}
 
-
-def read(path):
-    lines = [l.rstrip('\n') for l in open(path) if not l.startswith('%')]
-    secs, cur = [], None
-    for l in lines:
-        if l.strip() == '!':
-            if cur is not None:
-                secs.append(cur)
-            cur = []
-        elif cur is not None:
-            cur.append(l)
-    header = [l for l in secs[0] if l.strip()]
-    grids = [[l for l in s if l.strip()] for s in secs[1:]]
-    return header, grids[0], grids[1:]
+# The puzzle reader of the hand chain's scripts (native format: header, start, goal grids).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'scripts'))
+from pz import read  # noqa: E402
 
 
 def shapes(header):
