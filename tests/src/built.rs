@@ -150,12 +150,7 @@ fn dep_info_files(deps: &Path, krate: &str) -> Vec<PathBuf> {
 /// only), which list files the binary does not depend on (clippy adds
 /// `Cargo.toml`).
 fn from_a_linked_build(dep_info: &str) -> bool {
-    targets(dep_info)
-        .filter(|target| !target.ends_with(".d"))
-        .any(|target| {
-            let ext = Path::new(target).extension().and_then(|e| e.to_str());
-            matches!(ext, None | Some("rlib" | "exe"))
-        })
+    builds_a_library(dep_info) || !executables(dep_info).is_empty()
 }
 
 /// Whether a dep-info file lists the sources of an executable other than
