@@ -150,6 +150,12 @@ impl Progress {
         !self.solved() && !self.planner.bounds.unsolvable
     }
 
+    /// [`Progress::goes_on`], and `budget` is not exhausted: a phase for
+    /// hard puzzles or the final run may start.
+    fn goes_on_within(&self, budget: &Budget) -> bool {
+        self.goes_on() && budget.exhausted().is_none()
+    }
+
     /// Rows of the variant, parking and restart phases: reported, but never learnt
     /// from (they ran on other puzzles, whose bounds are not this one's).
     fn append(&mut self, rows: Vec<(Planned, AttemptResult)>) {
@@ -321,7 +327,7 @@ async fn attempts(
     let config = hard.config;
     waves(runner, puzzle, hard, progress).await;
     hard_phases(runner, puzzle, hard, progress).await;
-    if !config.final_run || !progress.goes_on() || config.budget.exhausted().is_some() {
+    if !config.final_run || !progress.goes_on_within(&config.budget) {
         return;
     }
     final_attempt(runner, puzzle, config, progress).await;
@@ -387,18 +393,18 @@ async fn hard_phases(
 ) {
     let config = hard.config;
     let budget = &config.budget;
-    if progress.goes_on() && budget.exhausted().is_none() {
+    if progress.goes_on_within(budget) {
         let first = progress.done.len() + 1;
         let results = park::phase(runner, puzzle, hard, &progress.done, first).await;
         charge(budget, &results);
         progress.append(results);
     }
-    if progress.goes_on() && budget.exhausted().is_none() {
+    if progress.goes_on_within(budget) {
         let results = variant::phase(runner, puzzle, hard, progress.done.len() + 1).await;
         charge(budget, &results);
         progress.append(results);
     }
-    if progress.goes_on() && budget.exhausted().is_none() {
+    if progress.goes_on_within(budget) {
         let first = progress.done.len() + 1;
         let results = restart::phase(runner, puzzle, config, &progress.done, first).await;
         charge(budget, &results);
