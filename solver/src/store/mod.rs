@@ -193,6 +193,28 @@ impl VisitedSet {
         Some(r)
     }
 
+    /// Makes room at once for `more` new keys spread evenly over the
+    /// shards ([`KeyTable::reserve`]), unless that would take the set, with
+    /// one shard's old array during its growth, above `budget` bytes; then
+    /// the shards grow key by key as before. Sets whose keys live apart
+    /// are left as they are.
+    pub fn reserve(&mut self, more: usize, budget: u64) {
+        if self.keeps_records() {
+            return;
+        }
+        let per = more.div_ceil(self.shards.len());
+        let after: usize = self.shards.iter().map(|s| s.bytes_reserved(per)).sum();
+        let transient = self.shards.iter().map(|s| s.bytes()).max().unwrap_or(0);
+        if after + transient > budget.min(usize::MAX as u64) as usize {
+            return;
+        }
+        for shard in &mut self.shards {
+            shard.reserve(per);
+        }
+        self.bytes = after;
+        self.peak_bytes = self.peak_bytes.max(after + transient);
+    }
+
     /// The payload stored with a key.
     #[inline]
     pub fn get(&self, key: &[u64]) -> Option<u64> {
@@ -256,5 +278,37 @@ impl VisitedSet {
         for s in &self.shards {
             s.for_each(&mut f);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reserve within the budget makes room for the keys at once; one
+    /// beyond it changes nothing, and the keys then grow the set as before.
+    #[test]
+    fn a_reserve_keeps_within_its_budget() {
+        let key = |i: u64| [i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24];
+        let mut set = VisitedSet::new(40, 2);
+        let small = set.bytes();
+        set.reserve(1_000_000, small as u64);
+        assert_eq!(set.bytes(), small, "over the budget: left as it was");
+        // A tenth more than the keys: the shards' shares vary a little.
+        set.reserve(1_100_000, u64::MAX);
+        let room = set.bytes();
+        assert!(
+            room > 1_000_000 * 5,
+            "room for a million 6-byte slots: {room} bytes"
+        );
+        for i in 0..1_000_000 {
+            assert_eq!(set.insert(&key(i), 1), Insert::New);
+        }
+        assert_eq!(
+            (set.bytes(), set.len()),
+            (room, 1_000_000),
+            "no growth after the reserve"
+        );
+        assert!(set.peak_bytes() >= room);
     }
 }

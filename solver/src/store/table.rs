@@ -642,13 +642,43 @@ impl KeyTable {
     #[cold]
     #[inline(never)]
     fn grow(&mut self) {
+        self.grow_to(self.grown_capacity(self.capacity));
+    }
+
+    /// The capacity that `more` new keys would lead the table to, growth by
+    /// growth.
+    fn capacity_for(&self, more: usize) -> usize {
+        let mut capacity = self.capacity;
+        while self.len + more > fill_limit(capacity) {
+            capacity = self.grown_capacity(capacity);
+        }
+        capacity
+    }
+
+    /// Grows the table at once to the capacity that `more` new keys would
+    /// lead it to: the same capacity as growing key by key, reached by one
+    /// rehash instead of one a step. A table whose keys live apart (wide
+    /// keys) is left to grow by itself: its growth moves 8-byte entries.
+    pub fn reserve(&mut self, more: usize) {
+        let capacity = self.capacity_for(more);
+        if !self.wide() && capacity > self.capacity {
+            self.grow_to(capacity);
+        }
+    }
+
+    /// Bytes the table holds after [`KeyTable::reserve`]`(more)`.
+    pub fn bytes_reserved(&self, more: usize) -> usize {
+        match self.wide() {
+            true => self.bytes(),
+            false => self.bytes_at(self.capacity_for(more)),
+        }
+    }
+
+    /// Moves every key into a new array of `capacity` slots.
+    fn grow_to(&mut self, capacity: usize) {
         let mut old = std::mem::replace(
             self,
-            KeyTable::new(
-                self.key_bits,
-                self.payload_bits,
-                self.grown_capacity(self.capacity),
-            ),
+            KeyTable::new(self.key_bits, self.payload_bits, capacity),
         );
         self.len = old.len;
         if self.narrow() {
@@ -895,6 +925,47 @@ fn clear_above(v: &mut [u64], bits: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A reserve reaches at once the capacity that growing key by key
+    /// reaches, and keeps every key; a wide table is left to grow.
+    #[test]
+    fn reserving_reaches_the_capacity_of_growing_key_by_key() {
+        for kb in [37u32, 100, 477] {
+            let words = (kb as usize).div_ceil(64);
+            let key = |i: u64| {
+                let mut k = vec![0u64; words];
+                k[0] = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) & ((1u64 << 37) - 1);
+                k
+            };
+            let mut grown = KeyTable::new(kb, 2, 16);
+            for i in 0..1000 {
+                grown.insert(&key(i), hash_key(&key(i)), 1);
+            }
+            let mut reserved = grown.clone();
+            let before = reserved.capacity();
+            reserved.reserve(20_000);
+            let at_once = reserved.capacity();
+            for i in 1000..21_000 {
+                grown.insert(&key(i), hash_key(&key(i)), 1);
+                assert_eq!(reserved.insert(&key(i), hash_key(&key(i)), 1), Insert::New);
+            }
+            assert_eq!(reserved.capacity(), grown.capacity(), "kb={kb}");
+            match reserved.keeps_records() {
+                true => assert_eq!(at_once, before, "kb={kb}: wide tables grow by themselves"),
+                false => assert_eq!(
+                    at_once,
+                    grown.capacity(),
+                    "kb={kb}: no growth after the reserve"
+                ),
+            }
+            for i in 0..21_000 {
+                assert!(
+                    reserved.find(&key(i), hash_key(&key(i))).is_some(),
+                    "kb={kb} key {i}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn stores_and_finds_keys_of_odd_widths_through_growth() {

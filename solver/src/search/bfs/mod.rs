@@ -122,6 +122,7 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
     let parent_bytes = (bits as usize).div_ceil(8).max(1) + tag_bytes;
     let mut gathered: Vec<u8> = Vec::new();
     let mut depth = 0u64;
+    let mut layer = Layer::default();
     let ending = 'search: loop {
         if !e.within_length(depth + 1, 0) {
             break Ending::Exhausted; // --max-length: the next layer would be too deep
@@ -179,6 +180,7 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
                 break 'search end;
             }
             current.consume(take);
+            layer.parents += take as u64;
         }
         current.clear();
         if next.is_empty() {
@@ -187,6 +189,12 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
         std::mem::swap(&mut current, &mut next);
         depth += 1;
         e.progress.bound = depth;
+        let left = e
+            .limits
+            .max_positions
+            .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
+        let expected = layer.next(current.len() as u64, left);
+        set.reserve(expected, e.memory_left(current.bytes() as u64));
     };
     e.stats.stored = set.len() as u64;
     e.stats.peak_memory = e
@@ -195,6 +203,37 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
         .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
     e.leave_behind(set, recorded);
     ending
+}
+
+/// A layer's count of parents expanded and the new keys per parent of the
+/// layers before it, from which the next layer's new keys are foreseen.
+#[derive(Default)]
+struct Layer {
+    parents: u64,
+    rate: Option<f64>,
+}
+
+impl Layer {
+    /// The new keys the layer of `queued` parents (of which the position
+    /// cap leaves `left`) is expected to bring, from the layer just ended:
+    /// its new keys (`queued` itself) per parent expanded, and where that
+    /// rate fell from the layer before, carried one layer further down.
+    /// A set made ready for them at once ([`VisitedSet::reserve`]) moves
+    /// each key once a layer instead of once a growth (x1.33-1.5): on the
+    /// 15-puzzle at 5M positions, growth took a fifth of the time. Erring
+    /// low only leaves the last keys to grow the set as before; the rate
+    /// falling is where erring high would leave a table larger than its
+    /// keys need.
+    fn next(&mut self, queued: u64, left: u64) -> usize {
+        let rate = queued as f64 / self.parents.max(1) as f64;
+        let foreseen = match self.rate {
+            Some(before) if rate < before => rate * rate / before,
+            _ => rate,
+        };
+        self.rate = Some(rate);
+        self.parents = 0;
+        (queued.min(left) as f64 * foreseen) as usize
+    }
 }
 
 /// How many parents ahead [`gather`] prefetches a stored key: a layer's
