@@ -199,20 +199,28 @@ impl VisitedSet {
     /// the shards grow key by key as before. Sets whose keys live apart
     /// are left as they are.
     pub fn reserve(&mut self, more: usize, budget: u64) {
+        if let Some((per, transient)) = self.reserve_plan(more, budget, 1) {
+            for shard in &mut self.shards {
+                shard.reserve(per);
+            }
+            self.settle(transient);
+        }
+    }
+
+    /// What [`VisitedSet::reserve`] would do with `threads` threads growing
+    /// a shard each at a time: the keys to make room for in each shard and
+    /// the old arrays held meanwhile, or `None` when that would take the
+    /// set above `budget` bytes (or its keys live apart). The threads then
+    /// reserve in their [`ShardGroup`]s and [`VisitedSet::settle`] the set.
+    pub fn reserve_plan(&self, more: usize, budget: u64, threads: usize) -> Option<(usize, usize)> {
         if self.keeps_records() {
-            return;
+            return None;
         }
         let per = more.div_ceil(self.shards.len());
         let after: usize = self.shards.iter().map(|s| s.bytes_reserved(per)).sum();
-        let transient = self.shards.iter().map(|s| s.bytes()).max().unwrap_or(0);
-        if after + transient > budget.min(usize::MAX as u64) as usize {
-            return;
-        }
-        for shard in &mut self.shards {
-            shard.reserve(per);
-        }
-        self.bytes = after;
-        self.peak_bytes = self.peak_bytes.max(after + transient);
+        let largest = self.shards.iter().map(|s| s.bytes()).max().unwrap_or(0);
+        let transient = largest * threads.max(1);
+        (after + transient <= budget.min(usize::MAX as u64) as usize).then_some((per, transient))
     }
 
     /// The payload stored with a key.

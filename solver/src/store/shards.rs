@@ -39,6 +39,14 @@ impl ShardGroup<'_> {
     }
 
     /// The largest old array of this group's shards that doubled.
+    /// Makes room in each shard of the group for `per` new keys
+    /// ([`super::KeyTable::reserve`]).
+    pub fn reserve(&mut self, per: usize) {
+        for table in self.shards.iter_mut() {
+            table.reserve(per);
+        }
+    }
+
     pub fn grown_old(&self) -> usize {
         self.grown_old
     }

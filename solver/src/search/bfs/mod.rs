@@ -194,7 +194,14 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
             .max_positions
             .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
         let expected = layer.next(current.len() as u64, left);
-        set.reserve(expected, e.memory_left(current.bytes() as u64));
+        let budget = e.memory_left(current.bytes() as u64);
+        if let Some((per, transient)) = set.reserve_plan(expected, budget, threads) {
+            // Each thread grows its own group of shards, as when inserting.
+            let mut groups = set.split(set.routing(threads));
+            crew.each(&mut groups, |_, group| group.reserve(per));
+            drop(groups);
+            set.settle(transient);
+        }
     };
     e.stats.stored = set.len() as u64;
     e.stats.peak_memory = e
