@@ -194,7 +194,10 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
             .max_positions
             .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
         let expected = layer.next(current.len() as u64, left);
-        let budget = e.memory_left(current.bytes() as u64);
+        // Only a layer expected to fit whole, its queue too: where the
+        // memory limit will stop the search within the layer, the set
+        // grows key by key as before, and so stops where it did.
+        let budget = e.memory_left((current.bytes() + next.bytes_after(expected)) as u64);
         if let Some((per, transient)) = set.reserve_plan(expected, budget, threads) {
             // Each thread grows its own group of shards, as when inserting.
             let mut groups = set.split(set.routing(threads));
