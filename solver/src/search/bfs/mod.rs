@@ -189,22 +189,7 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
         std::mem::swap(&mut current, &mut next);
         depth += 1;
         e.progress.bound = depth;
-        let left = e
-            .limits
-            .max_positions
-            .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
-        let expected = layer.next(current.len() as u64, left);
-        // Only a layer expected to fit whole, its queue too: where the
-        // memory limit will stop the search within the layer, the set
-        // grows key by key as before, and so stops where it did.
-        let budget = e.memory_left((current.bytes() + next.bytes_after(expected)) as u64);
-        if let Some((per, transient)) = set.reserve_plan(expected, budget, threads) {
-            // Each thread grows its own group of shards, as when inserting.
-            let mut groups = set.split(set.routing(threads));
-            crew.each(&mut groups, |_, group| group.reserve(per));
-            drop(groups);
-            set.settle(transient);
-        }
+        reserve_layer(e, &mut set, &crew, &mut layer, &current, &next);
     };
     e.stats.stored = set.len() as u64;
     e.stats.peak_memory = e
@@ -213,6 +198,34 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
         .max((set.peak_bytes() + current.bytes() + next.bytes()) as u64);
     e.leave_behind(set, recorded);
     ending
+}
+
+/// Makes the set ready at once for the new keys the layer in `current` is
+/// expected to bring ([`Layer::next`]), the crew's threads each growing
+/// their own group of shards as when inserting. Only for a layer expected
+/// to fit whole, its next queue too: where the memory limit will stop the
+/// search within the layer, the set grows key by key as before, and so
+/// stops where it did.
+fn reserve_layer(
+    e: &Engine,
+    set: &mut VisitedSet,
+    crew: &Crew,
+    layer: &mut Layer,
+    current: &KeyQueue,
+    next: &KeyQueue,
+) {
+    let left = e
+        .limits
+        .max_positions
+        .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
+    let expected = layer.next(current.len() as u64, left);
+    let budget = e.memory_left((current.bytes() + next.bytes_after(expected)) as u64);
+    if let Some((per, transient)) = set.reserve_plan(expected, budget, crew.size()) {
+        let mut groups = set.split(set.routing(crew.size()));
+        crew.each(&mut groups, |_, group| group.reserve(per));
+        drop(groups);
+        set.settle(transient);
+    }
 }
 
 /// A layer's count of parents expanded and the new keys per parent of the
@@ -228,7 +241,7 @@ impl Layer {
     /// cap leaves `left`) is expected to bring, from the layer just ended:
     /// its new keys (`queued` itself) per parent expanded, and where that
     /// rate fell from the layer before, carried one layer further down.
-    /// A set made ready for them at once ([`VisitedSet::reserve`]) moves
+    /// A set made ready for them at once ([`reserve_layer`]) moves
     /// each key once a layer instead of once a growth (x1.33-1.5): on the
     /// 15-puzzle at 5M positions, growth took a fifth of the time. Erring
     /// low only leaves the last keys to grow the set as before; the rate
