@@ -50,20 +50,11 @@ impl Geometry {
             let req = goal?.requirements.iter().find(|r| r.block_type == m)?;
             Some((puzzle.type_range(m).start, req.anchors[0]))
         });
-        let unique_targets: Vec<(u16, u16)> = targets
+        let unique_targets = targets
             .iter()
             .filter(|(r, _)| r.len() == 1)
             .flat_map(|(r, a)| a.iter().map(move |&g| (r.start as u16, g)))
             .collect();
-        let manhattan = |a: usize, b: usize| (a / w).abs_diff(b / w) + (a % w).abs_diff(b % w);
-        let unique_distances = if unique_targets.len() * n <= MAX_DISTANCE_ENTRIES {
-            unique_targets
-                .iter()
-                .flat_map(|&(_, g)| (0..n).map(move |c| manhattan(c, g as usize) as u16))
-                .collect()
-        } else {
-            Vec::new()
-        };
         let shared_targets = targets
             .iter()
             .filter(|(r, _)| r.len() != 1)
@@ -73,10 +64,10 @@ impl Geometry {
         for (r, _) in &targets {
             in_goal[r.clone()].fill(true);
         }
-        Geometry {
+        let mut geometry = Geometry {
             in_goal,
             unique_targets,
-            unique_distances,
+            unique_distances: Vec::new(),
             shared_targets,
             width: w,
             row: (0..n).map(|c| (c / w) as i32).collect(),
@@ -87,7 +78,23 @@ impl Geometry {
                 .collect(),
             targets,
             master,
+        };
+        geometry.unique_distances = geometry.distance_rows();
+        geometry
+    }
+
+    /// [`Geometry::unique_distances`]: per unique requirement, each cell's
+    /// [`Geometry::manhattan`] distance to its goal anchor (empty past
+    /// [`MAX_DISTANCE_ENTRIES`]).
+    fn distance_rows(&self) -> Vec<u16> {
+        let n = self.row.len();
+        if self.unique_targets.len() * n > MAX_DISTANCE_ENTRIES {
+            return Vec::new();
         }
+        self.unique_targets
+            .iter()
+            .flat_map(|&(_, g)| (0..n).map(move |c| self.manhattan(c, g as usize) as u16))
+            .collect()
     }
 
     /// Manhattan distance between two cells.
