@@ -38,7 +38,6 @@ impl ShardGroup<'_> {
         table.insert(&key[..self.key_words], hash, payload)
     }
 
-    /// The largest old array of this group's shards that doubled.
     /// Makes room in each shard of the group for `per` new keys
     /// ([`super::KeyTable::reserve`]).
     pub fn reserve(&mut self, per: usize) {
@@ -47,6 +46,7 @@ impl ShardGroup<'_> {
         }
     }
 
+    /// The largest old array of this group's shards that doubled.
     pub fn grown_old(&self) -> usize {
         self.grown_old
     }
