@@ -359,8 +359,7 @@ async fn waves(
     // variant's own cycle has none).
     let phases = config.parks + config.variants + config.restarts > 0;
     let kept_for_phases = || phases && budget.attempts_share_used();
-    let stop =
-        |p: &Progress| p.solved() || p.planner.bounds.unsolvable || budget.exhausted().is_some();
+    let stop = |p: &Progress| !p.goes_on_within(budget);
     let mut split_tried = false;
     while !stop(progress) && !kept_for_phases() {
         let wave = progress.planner.next_wave();
