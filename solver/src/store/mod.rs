@@ -194,33 +194,34 @@ impl VisitedSet {
     }
 
     /// Makes room at once for `more` new keys spread evenly over the
-    /// shards ([`KeyTable::reserve`]), unless that would take the set, with
-    /// one shard's old array during its growth, above `budget` bytes; then
-    /// the shards grow key by key as before. Sets whose keys live apart
-    /// are left as they are.
-    pub fn reserve(&mut self, more: usize, budget: u64) {
-        if let Some((per, transient)) = self.reserve_plan(more, budget, 1) {
-            for shard in &mut self.shards {
-                shard.reserve(per);
-            }
-            self.settle(transient);
-        }
-    }
-
-    /// What [`VisitedSet::reserve`] would do with `threads` threads growing
-    /// a shard each at a time: the keys to make room for in each shard and
-    /// the old arrays held meanwhile, or `None` when that would take the
-    /// set above `budget` bytes (or its keys live apart). The threads then
-    /// reserve in their [`ShardGroup`]s and [`VisitedSet::settle`] the set.
-    pub fn reserve_plan(&self, more: usize, budget: u64, threads: usize) -> Option<(usize, usize)> {
+    /// shards ([`KeyTable::reserve`]): `grow` is handed the shards split
+    /// into `threads` groups ([`VisitedSet::split`]) and the keys to make
+    /// room for in each shard, and grows every group (each on a thread of
+    /// its own, or all on one). Nothing is done when that would take the
+    /// set, with one old array per thread during the growth, above
+    /// `budget` bytes, nor for a set whose keys live apart; then the shards
+    /// grow key by key as before.
+    pub fn reserve(
+        &mut self,
+        more: usize,
+        budget: u64,
+        threads: usize,
+        grow: impl FnOnce(&mut [ShardGroup<'_>], usize),
+    ) {
         if self.keeps_records() {
-            return None;
+            return;
         }
         let per = more.div_ceil(self.shards.len());
         let after: usize = self.shards.iter().map(|s| s.bytes_reserved(per)).sum();
         let largest = self.shards.iter().map(|s| s.bytes()).max().unwrap_or(0);
         let transient = largest * threads.max(1);
-        (after + transient <= budget.min(usize::MAX as u64) as usize).then_some((per, transient))
+        if after + transient > budget.min(usize::MAX as u64) as usize {
+            return;
+        }
+        let mut groups = self.split(self.routing(threads));
+        grow(&mut groups, per);
+        drop(groups);
+        self.settle(transient);
     }
 
     /// The payload stored with a key.
@@ -300,10 +301,13 @@ mod tests {
         let key = |i: u64| [i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24];
         let mut set = VisitedSet::new(40, 2);
         let small = set.bytes();
-        set.reserve(1_000_000, small as u64);
+        let on_one_thread = |groups: &mut [ShardGroup], per| {
+            groups.iter_mut().for_each(|g| g.reserve(per));
+        };
+        set.reserve(1_000_000, small as u64, 1, on_one_thread);
         assert_eq!(set.bytes(), small, "over the budget: left as it was");
         // A tenth more than the keys: the shards' shares vary a little.
-        set.reserve(1_100_000, u64::MAX);
+        set.reserve(1_100_000, u64::MAX, 1, on_one_thread);
         let room = set.bytes();
         assert!(
             room > 1_000_000 * 5,

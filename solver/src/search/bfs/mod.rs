@@ -220,12 +220,9 @@ fn reserve_layer(
         .map_or(u64::MAX, |m| m.saturating_sub(e.stats.examined));
     let expected = layer.next(current.len() as u64, left);
     let budget = e.memory_left((current.bytes() + next.bytes_after(expected)) as u64);
-    if let Some((per, transient)) = set.reserve_plan(expected, budget, crew.size()) {
-        let mut groups = set.split(set.routing(crew.size()));
-        crew.each(&mut groups, |_, group| group.reserve(per));
-        drop(groups);
-        set.settle(transient);
-    }
+    set.reserve(expected, budget, crew.size(), |groups, per| {
+        crew.each(groups, |_, group| group.reserve(per))
+    });
 }
 
 /// A layer's count of parents expanded and the new keys per parent of the
