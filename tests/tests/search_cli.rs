@@ -793,6 +793,31 @@ fn bench_measures_the_encodings_named_as_for_encoding() {
     assert_eq!(column(3), ["packed", "packed", "rank", "rank"], "{table}");
     assert_eq!(column(10), ["steps", "moves", "steps", "moves"], "{table}");
     assert!(rows.iter().all(|r| r[2] == "25955"), "{table}");
+    // Stopped after 1,000 positions examined: the positions stored by then,
+    // more than examined and fewer than the whole space.
+    let out = solver(&[
+        "bench",
+        "puzzles/klotski/classic.txt",
+        "--encodings",
+        "packed",
+        "--metrics",
+        "steps",
+        "--threads",
+        "1",
+        "--max-positions",
+        "1000",
+    ]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    let stored: Vec<u64> = table
+        .lines()
+        .skip(2)
+        .map(|l| l.split('|').nth(2).unwrap().trim().parse().unwrap())
+        .collect();
+    assert_eq!(out.status.code(), Some(0), "{table}");
+    assert!(
+        stored.len() == 1 && (1000..25955).contains(&stored[0]),
+        "{table}"
+    );
     let out = solver(&[
         "bench",
         "puzzles/klotski/classic.txt",

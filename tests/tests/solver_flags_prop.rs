@@ -30,6 +30,7 @@ const FLAGS: &[(&str, &str, usize)] = &[
     ("features", "--packing-calls", 1),
     ("bench", "--threads", 2),
     ("bench", "--repeat", 1),
+    ("bench", "--max-positions", 1),
     ("show", "--width", 1),
 ];
 

@@ -87,7 +87,7 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
     },
     NumericFlag {
         name: "max-positions",
-        commands: "solve, count",
+        commands: "solve, count, bench",
         arity: Arity::One,
         range: ValueRange::Whole {
             min: 1,

@@ -39,6 +39,7 @@ pub fn run(args: &CountArgs) -> Result<i32, Failure> {
             &limits,
             progress.with_limit(limits.max_positions),
             held,
+            true,
         )
         .map_err(|m| Failure::refused(&args.job.input.puzzle, &puzzles[i], puzzles.len() > 1, m))
     };
@@ -76,7 +77,7 @@ fn print(args: &CountArgs, p: &Puzzle, c: &Count) -> Result<(), Failure> {
         outln!(
             "{name}: {} reachable positions (mean branching factor {:.4})",
             c.positions,
-            c.branching_factor
+            c.branching_factor.unwrap_or(0.0)
         );
     } else {
         outln!(

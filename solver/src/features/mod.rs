@@ -286,10 +286,10 @@ pub fn explore(
         max_positions: Some(allowed),
         ..Limits::default()
     };
-    let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled(), None) else {
+    let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled(), None, true) else {
         return start_only(puzzle, moves, allowed);
     };
-    let generated = (c.branching_factor * c.examined as f64).round();
+    let generated = (c.branching_factor.unwrap_or(0.0) * c.examined as f64).round();
     let expanded = c.examined;
     Exploration {
         allowed,
