@@ -28,6 +28,7 @@ pub fn choose(puzzle: &Puzzle, base: &SearchParams) -> Result<SearchParams, Sear
     let unlimited = encoding::Budget {
         max_memory: None,
         max_positions: None,
+        spill_free: None,
     };
     let key_bits = encoding::choose(puzzle, &moves, base.encoding, unlimited)
         .encoding

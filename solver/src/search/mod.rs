@@ -156,6 +156,12 @@ impl<'a> Engine<'a> {
         let budget = encoding::Budget {
             max_memory: limits.max_memory,
             max_positions: limits.max_positions,
+            // Only a BFS spills (`spill::check` refuses the rest).
+            spill_free: params
+                .spill
+                .as_deref()
+                .filter(|_| params.algorithm == crate::params::Algorithm::Bfs)
+                .and_then(spill::free_bytes),
         };
         let choice = encoding::choose(puzzle, &moves, params.encoding, budget);
         if let (None, Some(guard)) = (limits.max_memory, choice.memory_guard) {

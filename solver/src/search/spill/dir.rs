@@ -12,6 +12,38 @@ use tempfile::TempDir;
 /// Prefix of every run folder, followed by the process id and a random tail.
 const PREFIX: &str = "solver-spill-";
 
+/// Bytes free for this user on the disk that holds `dir` (or, while `dir`
+/// does not exist yet, its nearest existing parent); `None` where that
+/// cannot be read. `--encoding auto` weighs it when a search may spill.
+pub fn free_bytes(dir: &str) -> Option<u64> {
+    let mut path = Path::new(dir);
+    while !path.exists() {
+        path = match path.parent()? {
+            p if p.as_os_str().is_empty() => Path::new("."),
+            p => p,
+        };
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+        let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+        // SAFETY: `c` is a NUL-terminated path and `st` a buffer statvfs
+        // fills; it is read only when the call succeeds.
+        let st = unsafe {
+            if libc::statvfs(c.as_ptr(), st.as_mut_ptr()) != 0 {
+                return None;
+            }
+            st.assume_init()
+        };
+        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 /// One run's folder inside DIR, and the bytes its files hold.
 pub struct SpillDir {
     dir: TempDir,
@@ -99,6 +131,21 @@ fn remove_stale(parent: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder not made yet is measured on its nearest existing parent,
+    /// a relative one from the working folder.
+    #[test]
+    fn free_bytes_are_read_on_the_nearest_existing_folder() {
+        let parent = tempfile::tempdir().unwrap();
+        let here = free_bytes(parent.path().to_str().unwrap()).expect("statvfs");
+        assert!(here > 0);
+        let deeper = parent.path().join("not/made/yet");
+        let there = free_bytes(deeper.to_str().unwrap()).expect("statvfs");
+        // The same disk: within what other processes write meanwhile.
+        assert!(here.abs_diff(there) < 1 << 30, "{here} against {there}");
+        assert!(free_bytes("not-made-yet-relative").is_some_and(|b| b > 0));
+        assert!(!deeper.exists(), "nothing is created");
+    }
 
     #[test]
     fn the_run_folder_goes_and_dead_runs_are_swept() {

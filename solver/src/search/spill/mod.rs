@@ -23,7 +23,7 @@ use super::{bfs, Ending, Engine, Limit, SearchError};
 use crate::moves::State;
 use crate::params::Algorithm;
 
-pub use dir::SpillDir;
+pub use dir::{free_bytes, SpillDir};
 
 /// Memory for the spilled search's buffers when the limit leaves less.
 const MIN_BUDGET: u64 = 1 << 20;
