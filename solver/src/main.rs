@@ -3,7 +3,7 @@
 use clap::Parser;
 
 fn main() {
-    keep_small_frees();
+    tune_allocator();
     let cli = solver::cli::Cli::parse();
     let code = match solver::cli::run(cli) {
         Ok(code) => code,
@@ -18,23 +18,29 @@ fn main() {
     std::process::exit(code);
 }
 
-/// Has glibc's allocator keep freed memory of up to 16 MiB at the top of
-/// its heap (instead of 128 KiB) and serve allocations of up to 4 MiB from
-/// the heap (instead of a threshold that starts at 128 KiB), so that a
-/// collection of small puzzles reuses one puzzle's tables for the next.
-/// By default each puzzle's 64 visited-set shards and queues were mapped
-/// and unmapped or trimmed anew: on the 95 Rush Hour dev boards repeated
-/// twenty times and stopped after one position each, a fifth of the time
-/// went to `brk`, `munmap` and page faults (56 -> 42 microseconds of
-/// setup a puzzle). Larger arrays (a big search's tables) are still
-/// mapped and returned whole; peak memory of the 15-puzzle and the 10^7
-/// bench is unchanged.
-fn keep_small_frees() {
+/// Under `--max-memory`, has glibc's allocator keep one arena for all
+/// threads (`M_ARENA_MAX`; unless the user tunes malloc through
+/// `GLIBC_TUNABLES`). With an arena a thread, the shards a BFS helper
+/// thread grows are freed into that thread's arena, where the main thread's
+/// later arrays cannot reuse them, and that memory is not what the search
+/// counts against the limit: the 10^7 bench under `--max-memory 64M` on two
+/// threads peaked at 82 MB resident, 62 MB with one arena (one thread: 62
+/// MB either way). Not without a limit: on small puzzles searched two at a
+/// time (`--jobs 2`), whose threads allocate at every puzzle, one arena
+/// made the 95 Rush Hour dev boards take 0.087 s instead of 0.073 s.
+fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets allocator parameters; it is called before
-    // any other thread exists.
-    unsafe {
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 16 << 20);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 4 << 20);
+    {
+        let limited = std::env::args_os()
+            .filter_map(|a| a.into_string().ok())
+            .any(|a| a == "--max-memory" || a.starts_with("--max-memory="));
+        if !limited || std::env::var("GLIBC_TUNABLES").is_ok_and(|t| t.contains("malloc")) {
+            return;
+        }
+        // SAFETY: mallopt only sets allocator parameters; it is called
+        // before any other thread exists.
+        unsafe {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
     }
 }
