@@ -29,7 +29,8 @@
 //!
 //! A BFS that may spill (`--spill DIR`) needs no table that fits in memory:
 //! what does not fit goes to disk. There packed is taken when its keys fit
-//! the disk's free space, or the rank's would not fit either ([`spills`]).
+//! the disk's free space, or when neither the rank's keys there nor the
+//! rank's table in memory would fit ([`spills`]).
 
 use std::sync::OnceLock;
 
@@ -126,8 +127,13 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     }
     let positions =
         stored_bound(puzzle, &rank, budget.max_positions).min(placements(puzzle, moves));
+    let (limit, source) = match budget.max_memory {
+        Some(m) => (m, "--max-memory"),
+        None => (available_memory(), "available memory"),
+    };
     if let Some(free) = budget.spill_free {
-        if let Some(reason) = spills(pb, rb, positions, free) {
+        let rank_fits = positions * table_bytes(rb) <= limit as f64;
+        if let Some(reason) = spills(pb, rb, positions, free, rank_fits) {
             return Choice {
                 reason,
                 encoding: Encoding::Packed(packed),
@@ -135,10 +141,6 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
             };
         }
     }
-    let (limit, source) = match budget.max_memory {
-        Some(m) => (m, "--max-memory"),
-        None => (available_memory(), "available memory"),
-    };
     // The faster encodings in turn: packed, then sets where narrower.
     let sets = PackedEncoding::sets(puzzle, moves);
     let sb = sets.key_bits();
@@ -195,28 +197,35 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     narrowest(sets, rank, [pb, sb, rb], &tried.concat())
 }
 
+/// Disk bytes a spilled search may hold per key byte of every position it
+/// may store: a solve keeps every layer, and the sorted runs of the layer
+/// being merged still hold repeats.
+const DISK_PER_KEY_BYTE: f64 = 2.0;
+
 /// Why packed is taken for a search that may spill, if it is: its table
 /// need not fit in memory (what does not fit goes to disk), and the spilled
 /// search runs about three times as fast with it (the 10^7 bench counted
 /// under `--max-memory 32M`: 2.2 s against 6.6 s with the rank, which
 /// encodes a position with a multiplication per cell). Its keys take more
-/// of the disk, so it is taken when every position it may store (`positions`)
-/// fits in `free` bytes as packed keys, or does not fit as the rank's
-/// either; otherwise the rank's narrower keys are left to the memory rule.
-fn spills(pb: u32, rb: u32, positions: f64, free: u64) -> Option<String> {
-    let bytes = |bits: u32| positions * bits.div_ceil(8) as f64;
+/// of the disk, so it is taken when its keys for every position it may
+/// store (`positions`, with [`DISK_PER_KEY_BYTE`]'s headroom) fit in `free`
+/// bytes, or when the rank's would not fit either and the rank's table
+/// would not fit in memory (`rank_fits`) either, so that the search would
+/// spill with the rank too. Otherwise the memory rule decides.
+fn spills(pb: u32, rb: u32, positions: f64, free: u64, rank_fits: bool) -> Option<String> {
+    let bytes = |bits: u32| positions * bits.div_ceil(8) as f64 * DISK_PER_KEY_BYTE;
     let (need, need_rank) = (bytes(pb), bytes(rb));
     let room = format!(
-        "{} for up to {} positions, {} free there",
+        "about {} for up to {} positions, {} free there",
         size(need),
         count(positions),
         size(free as f64)
     );
     let why = if need <= free as f64 {
         format!("its keys on disk fit ({room})")
-    } else if need_rank > free as f64 {
+    } else if need_rank > free as f64 && !rank_fits {
         format!(
-            "neither its keys on disk nor the rank's fit in the worst case ({room}; the rank's {})",
+            "in the worst case neither its keys on disk nor the rank's fit ({room}; the rank's about {}), nor the rank's table in memory",
             size(need_rank)
         )
     } else {
@@ -422,9 +431,10 @@ mod tests {
     }
 
     /// A search that may spill takes packed though its table does not fit
-    /// in memory, unless only the rank's keys fit on the disk. The 10^7
-    /// bench: 9,979,200 positions, packed 44 bits (57 MiB of keys on disk),
-    /// rank 24 (29 MiB); its table does not fit 32 MiB with either.
+    /// in memory, unless only the rank's keys fit on the disk, or the rank's
+    /// table fits in memory. The 10^7 bench: 9,979,200 positions, packed 44
+    /// bits (about 114 MiB on disk with the headroom), rank 24 (57 MiB);
+    /// its table does not fit 32 MiB with either.
     #[test]
     fn auto_takes_packed_for_a_search_that_may_spill_where_its_keys_fit_the_disk() {
         let budget = |spill_free| Budget {
@@ -440,13 +450,24 @@ mod tests {
         says(&c, "may spill");
         says(&c, "its keys on disk fit");
         assert_eq!(c.memory_guard, None);
-        // Room for the rank's keys only: the memory rule, the rank.
-        let c = chosen(Some(40 << 20));
+        // Room for the rank's keys only (about 57 MiB against 114): the
+        // memory rule, the rank.
+        let c = chosen(Some(80 << 20));
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
-        // Room for neither: the faster.
+        // Room for neither, and the rank's table (about 114 MiB) does not
+        // fit the memory either: the faster.
         let c = chosen(Some(1 << 20));
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
         says(&c, "neither");
+        // Room for neither, but the rank's table (114 MiB) fits the memory
+        // where packed's (171 MiB) and the sets' (143 MiB) do not: the
+        // rank, in memory.
+        let roomier = Budget {
+            max_memory: Some(130 << 20),
+            ..budget(Some(1 << 20))
+        };
+        let c = choice("bench/bench_1e7.txt", roomier);
+        assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
     }
 
     #[test]

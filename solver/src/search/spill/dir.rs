@@ -18,8 +18,11 @@ const PREFIX: &str = "solver-spill-";
 pub fn free_bytes(dir: &str) -> Option<u64> {
     let mut path = Path::new(dir);
     while !path.exists() {
+        // The working folder stands in for a relative path's empty parent
+        // (unless it cannot be read itself: no loop).
         path = match path.parent()? {
-            p if p.as_os_str().is_empty() => Path::new("."),
+            p if p.as_os_str().is_empty() && path != Path::new(".") => Path::new("."),
+            p if p.as_os_str().is_empty() => return None,
             p => p,
         };
     }
