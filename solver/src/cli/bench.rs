@@ -122,9 +122,13 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
                         Some(_) => format!("{:.1}", c.disk_bytes as f64 / (1 << 20) as f64),
                         None => "-".to_string(),
                     };
+                    // A count stopped by --max-positions stored at least this many.
+                    let positions = match c.complete {
+                        true => c.positions.to_string(),
+                        false => format!("at least {}", c.positions),
+                    };
                     outln!(
-                        "| {name} | {} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} | {disk} | {metric} |",
-                        c.positions,
+                        "| {name} | {positions} | {} | {bits} | {t} | {secs:.2} | {:.0} | {:.2} | {disk} | {metric} |",
                         c.encoding,
                         c.examined as f64 / secs,
                         c.peak_memory as f64 / c.positions.max(1) as f64

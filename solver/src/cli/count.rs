@@ -77,7 +77,8 @@ fn print(args: &CountArgs, p: &Puzzle, c: &Count) -> Result<(), Failure> {
         outln!(
             "{name}: {} reachable positions (mean branching factor {:.4})",
             c.positions,
-            c.branching_factor.unwrap_or(0.0)
+            c.branching_factor
+                .expect("a count asked to tally its branching")
         );
     } else {
         outln!(

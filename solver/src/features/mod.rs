@@ -289,7 +289,11 @@ pub fn explore(
     let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled(), None, true) else {
         return start_only(puzzle, moves, allowed);
     };
-    let generated = (c.branching_factor.unwrap_or(0.0) * c.examined as f64).round();
+    let generated = (c
+        .branching_factor
+        .expect("a count asked to tally its branching")
+        * c.examined as f64)
+        .round();
     let expanded = c.examined;
     Exploration {
         allowed,
