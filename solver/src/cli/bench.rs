@@ -44,7 +44,10 @@ pub struct BenchArgs {
     )]
     pub metrics: Vec<Metric>,
     /// Runs per configuration; the fastest is reported.
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = whole::<usize>("bench", "repeat"))]
+    /// Three by default: on a shared or virtual machine single runs vary,
+    /// and two threads more than one (the 10^7 bench on two threads took
+    /// 1.20-1.51 s in one run each, 1.19-1.22 s as the fastest of three).
+    #[arg(long, default_value_t = 3, allow_hyphen_values = true, value_parser = whole::<usize>("bench", "repeat"))]
     pub repeat: usize,
     /// Stop each count after examining N positions (to measure a puzzle
     /// whose reachable space is too large to count whole, such as Ithaca).
