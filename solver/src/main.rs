@@ -24,7 +24,7 @@ fn main() {
 /// thread grows are freed into that thread's arena, where the main thread's
 /// later arrays cannot reuse them, and that memory is not what the search
 /// counts against the limit: the 10^7 bench under `--max-memory 64M` on two
-/// threads peaked at 82 MB resident, 62 MB with one arena (one thread: 62
+/// threads peaked at 82 MB resident, 64.5 MB with one arena (one thread: 62
 /// MB either way). Not without a limit: on small puzzles searched two at a
 /// time (`--jobs 2`), whose threads allocate at every puzzle, one arena
 /// made the 95 Rush Hour dev boards take 0.087 s instead of 0.073 s.
