@@ -793,6 +793,12 @@ fn bench_measures_the_encodings_named_as_for_encoding() {
     assert_eq!(column(3), ["packed", "packed", "rank", "rank"], "{table}");
     assert_eq!(column(10), ["steps", "moves", "steps", "moves"], "{table}");
     assert!(rows.iter().all(|r| r[2] == "25955"), "{table}");
+    // Classic states no reachable count: counted whole, with a hint.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("states no reachable count") && err.contains("--max-positions"),
+        "{err}"
+    );
     // Stopped after 1,000 positions examined: at least the positions
     // stored by then, more than examined and fewer than the whole space.
     let out = solver(&[
@@ -808,6 +814,11 @@ fn bench_measures_the_encodings_named_as_for_encoding() {
         "1000",
     ]);
     let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stored: Vec<u64> = table
         .lines()
         .skip(2)

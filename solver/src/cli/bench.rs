@@ -100,6 +100,9 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
                 eprintln!("bench: leaving out {file} (over {DEFAULT_MAX_POSITIONS} positions; name it to measure it)");
                 continue;
             }
+            if args.max_positions.is_none() && stated_reachable(puzzle).is_none() {
+                eprintln!("bench: {file} states no reachable count (a `% reachable:` line); counting it whole may take long or fill the memory: --max-positions N stops each count after N positions");
+            }
             let mut runs = Vec::new();
             for &e in &args.encodings {
                 for &m in &args.metrics {
