@@ -117,13 +117,10 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     let rank = RankEncoding::new(puzzle, moves.shapes());
     let (pb, rb) = (packed.key_bits(), rank.key_bits());
     if slot(pb) <= slot(rb) {
-        return Choice {
-            reason: format!(
-                "packed: faster, and its table slots take no more bytes than the rank's ({pb} bits against {rb})"
-            ),
-            encoding: Encoding::Packed(packed),
-            memory_guard: None,
-        };
+        let reason = format!(
+            "packed: faster, and its table slots take no more bytes than the rank's ({pb} bits against {rb})"
+        );
+        return taken(packed, reason, None);
     }
     let positions =
         stored_bound(puzzle, &rank, budget.max_positions).min(placements(puzzle, moves));
@@ -134,11 +131,7 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     if let Some(free) = budget.spill_free {
         let rank_fits = positions * table_bytes(rb) <= limit as f64;
         if let Some(reason) = spills(pb, rb, positions, free, rank_fits) {
-            return Choice {
-                reason,
-                encoding: Encoding::Packed(packed),
-                memory_guard: None,
-            };
+            return taken(packed, reason, None);
         }
     }
     // The faster encodings in turn: packed, then sets where narrower.
@@ -168,11 +161,8 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
         );
         let before = tried.concat();
         if need <= limit as f64 {
-            return Choice {
-                reason: format!("{name}: faster, and its table fits ({sizes}){before}; rank would take {rb} bits against {bits}"),
-                encoding: Encoding::Packed(encoding),
-                memory_guard: None,
-            };
+            let reason = format!("{name}: faster, and its table fits ({sizes}){before}; rank would take {rb} bits against {bits}");
+            return taken(encoding, reason, None);
         }
         if let Some(examined) = budget.max_positions {
             let per = *per
@@ -180,21 +170,27 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
             let expected = (examined as f64 * per + 1.0).min(positions);
             let need = expected * table_bytes(bits);
             if need <= limit as f64 {
-                return Choice {
-                    reason: format!(
-                        "{name}: faster; its table fits for the {} positions to be expected ({} for {per:.0} per expansion: the start's moves times {EXPECTED_MARGIN}), though not for the worst case ({sizes}), so the search stops at {} rather than run out of memory{before}; rank would take {rb} bits against {bits}",
-                        count(expected),
-                        size(need),
-                        size(limit as f64)
-                    ),
-                    encoding: Encoding::Packed(encoding),
-                    memory_guard: Some(limit),
-                };
+                let reason = format!(
+                    "{name}: faster; its table fits for the {} positions to be expected ({} for {per:.0} per expansion: the start's moves times {EXPECTED_MARGIN}), though not for the worst case ({sizes}), so the search stops at {} rather than run out of memory{before}; rank would take {rb} bits against {bits}",
+                    count(expected),
+                    size(need),
+                    size(limit as f64)
+                );
+                return taken(encoding, reason, Some(limit));
             }
         }
         tried.push(format!("; the {name} table might not fit ({sizes})"));
     }
     narrowest(sets, rank, [pb, sb, rb], &tried.concat())
+}
+
+/// The packed (or sets) encoding `encoding`, taken for `reason`.
+fn taken(encoding: PackedEncoding, reason: String, memory_guard: Option<u64>) -> Choice {
+    Choice {
+        reason,
+        encoding: Encoding::Packed(encoding),
+        memory_guard,
+    }
 }
 
 /// Disk bytes a spilled search may hold per key byte of every position it
