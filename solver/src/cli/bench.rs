@@ -96,11 +96,12 @@ pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
             .map_err(|e| Failure::input(e.to_string()))?;
         for puzzle in &puzzles {
             let name = puzzle.name.clone().unwrap_or_else(|| file.clone());
-            if !named && stated_reachable(puzzle).is_some_and(|n| n > DEFAULT_MAX_POSITIONS) {
+            let stated = stated_reachable(puzzle);
+            if !named && stated.is_some_and(|n| n > DEFAULT_MAX_POSITIONS) {
                 eprintln!("bench: leaving out {file} (over {DEFAULT_MAX_POSITIONS} positions; name it to measure it)");
                 continue;
             }
-            if args.max_positions.is_none() && stated_reachable(puzzle).is_none() {
+            if args.max_positions.is_none() && stated.is_none() {
                 eprintln!("bench: {file} states no reachable count (a `% reachable:` line); counting it whole may take long or fill the memory: --max-positions N stops each count after N positions");
             }
             let mut runs = Vec::new();

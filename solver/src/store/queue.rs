@@ -4,9 +4,9 @@
 //!
 //! The bytes live in blocks of about [`BLOCK_BYTES`]: the queue grows one
 //! block at a time (nothing is copied into a buffer twice the size, so at
-//! most one block is allocated and unused) and frees each block once its keys are read, so that a BFS
-//! holds about one layer of keys, not the layer it reads plus the one it
-//! writes at up to twice their size. A queue's first blocks are smaller
+//! most one block is allocated and unused) and frees each block once its
+//! keys are read, so that a BFS holds about one layer of keys, not the
+//! layer it reads plus the one it writes at up to twice their size. A queue's first blocks are smaller
 //! ([`FIRST_BLOCK_BYTES`], doubling up to [`BLOCK_BYTES`]), so that a small
 //! search (a Rush Hour board's layers hold a few hundred keys) does not
 //! take a megabyte per queue from the allocator, and the pages with it.
@@ -80,6 +80,13 @@ impl KeyQueue {
         entries * self.entry_bytes() + self.words * 8
     }
 
+    /// Entries of the block after one of `entries` (twice as many, up to a
+    /// full-size block): the one rule [`KeyQueue::push`] grows by and
+    /// [`KeyQueue::bytes_after`] foresees with.
+    fn after(&self, entries: usize) -> usize {
+        (2 * entries).min(self.per_block)
+    }
+
     /// Entries a block of `capacity` bytes holds when full.
     fn entries_of(&self, capacity: usize) -> usize {
         (capacity - self.words * 8) / self.entry_bytes()
@@ -126,7 +133,7 @@ impl KeyQueue {
         while left > 0 && next < self.per_block {
             bytes += self.block_bytes(next);
             left = left.saturating_sub(next);
-            next = (2 * next).min(self.per_block);
+            next = self.after(next);
         }
         bytes + left.div_ceil(self.per_block) * self.block_bytes(self.per_block)
     }
@@ -135,7 +142,7 @@ impl KeyQueue {
         if self.push_grows() {
             self.blocks
                 .push_back(Vec::with_capacity(self.block_bytes(self.next_block)));
-            self.next_block = (2 * self.next_block).min(self.per_block);
+            self.next_block = self.after(self.next_block);
         }
         let block = self.blocks.back_mut().expect("a block with room");
         append_key(block, &key[..self.words], self.key_bytes);
