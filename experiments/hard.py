@@ -24,7 +24,7 @@ defaults, 20 minutes per level; the settings are printed into hard.md):
              levels at another budget writes its own page beside it
   COMMIT     the commit REASONER's binaries were built from, when they are not
              the checked-out tree's (recorded with each run and shown on the page)
-  TABLE_ONLY=1  redraw hard.md from results/hard.json, run nothing
+  TABLE_ONLY=1  redraw PAGE from the current settings' results file, run nothing
 Run it under `nice -n 19` on a shared machine."""
 import json
 import os
@@ -48,12 +48,14 @@ RESULTS = os.path.join(OUT, f"hard-l{LIMIT}-a{ATTEMPTS}-b{BUDGET:g}-j{JOBS}.json
 PAGE = os.environ.get("PAGE", os.path.join(ROOT, "experiments", "hard.md"))
 
 
-def levels():
+def levels(only_wanted=True):
     """GNOME Klotski levels of the collection, by name; the three that no
-    setting had solved last, so that the quick ones are recorded first."""
+    setting had solved last, so that the quick ones are recorded first.
+    With `only_wanted`, just those LEVELS names (the ones to run); the page
+    lists every level, so that running a few never hides the others' rows."""
     found = [os.path.basename(p)[:-4] for p in gnome_levels()]
     wanted = os.environ.get("LEVELS")
-    if wanted:
+    if wanted and only_wanted:
         found = [f for f in found if f in wanted.split(",")]
     return sorted(found, key=lambda f: (f in HARD_LAST, HARD_LAST.index(f) if f in HARD_LAST else 0, f))
 
@@ -169,15 +171,17 @@ def cell(r):
 
 
 def command():
-    """The command line that reproduces this page."""
-    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "LEVELS", "PAGE", "COMMIT")
+    """The command line that reproduces this page's settings (LEVELS and
+    COMMIT only choose which runs to add and what to record with them: each
+    run's commit is in its row)."""
+    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "PAGE")
            if k in os.environ]
     return " ".join(env + ["python3 experiments/hard.py"])
 
 
 def write_table(results):
     rows = []
-    for level in levels():
+    for level in levels(only_wanted=False):
         own = has_own_case(level)
         w = results.get(f"{level}/with")
         wo = results.get(f"{level}/without") if own else w
