@@ -63,7 +63,7 @@ fn print(args: &CountArgs, p: &Puzzle, c: &Count) -> Result<(), Failure> {
             "positions": c.positions,
             "complete": c.complete,
             "limit": c.limit.map(|l| l.name()),
-            "branching_factor": c.branching_factor,
+            "branching_factor": c.branching_factor(),
             "positions_examined": c.examined,
             "peak_memory_bytes": c.peak_memory,
             "spill_disk_bytes": c.disk_bytes,
@@ -77,7 +77,7 @@ fn print(args: &CountArgs, p: &Puzzle, c: &Count) -> Result<(), Failure> {
         outln!(
             "{name}: {} reachable positions (mean branching factor {:.4})",
             c.positions,
-            c.branching_factor
+            c.branching_factor()
                 .expect("a count asked to tally its branching")
         );
     } else {

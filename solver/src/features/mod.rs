@@ -289,22 +289,14 @@ pub fn explore(
     let Ok(c) = count::reachable(puzzle, &params, &limits, Progress::disabled(), None, true) else {
         return start_only(puzzle, moves, allowed);
     };
-    let generated = (c
-        .branching_factor
-        .expect("a count asked to tally its branching")
-        * c.examined as f64)
-        .round();
-    let expanded = c.examined;
     Exploration {
         allowed,
         complete: c.complete,
         reached: c.positions,
-        expanded,
-        branching_factor: if expanded == 0 {
-            0.0
-        } else {
-            generated / expanded as f64
-        },
+        expanded: c.examined,
+        branching_factor: c
+            .branching_factor()
+            .expect("a count asked to tally its branching"),
         ran: true,
     }
 }

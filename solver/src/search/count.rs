@@ -16,10 +16,10 @@ pub struct Count {
     pub complete: bool,
     /// What stopped it otherwise.
     pub limit: Option<Limit>,
-    /// Mean number of successors over the examined positions, every step
-    /// that commutative pruning leaves out included (none when the count
-    /// was asked not to tally them).
-    pub branching_factor: Option<f64>,
+    /// Successors of the examined positions, every step that commutative
+    /// pruning leaves out included (none when the count was asked not to
+    /// tally them); see [`Count::branching_factor`].
+    pub generated: Option<u64>,
     pub examined: u64,
     pub peak_memory: u64,
     /// Most bytes a spilled count held on disk at once (0: in memory).
@@ -28,6 +28,17 @@ pub struct Count {
     /// The encoding used and its key width.
     pub encoding: &'static str,
     pub key_bits: u32,
+}
+
+impl Count {
+    /// Mean number of successors over the examined positions (0 when none
+    /// was examined), when the count tallied them.
+    pub fn branching_factor(&self) -> Option<f64> {
+        self.generated.map(|g| match self.examined {
+            0 => 0.0,
+            n => g as f64 / n as f64,
+        })
+    }
 }
 
 /// Counts the positions reachable from the start of `puzzle` under `params`
@@ -77,10 +88,7 @@ pub fn reachable(
         positions: s.stored,
         complete,
         limit,
-        branching_factor: branching.then(|| match s.examined {
-            0 => 0.0,
-            n => s.generated as f64 / n as f64,
-        }),
+        generated: branching.then_some(s.generated),
         examined: s.examined,
         peak_memory: s.peak_memory,
         disk_bytes: s.disk_bytes,
@@ -134,8 +142,8 @@ mod tests {
                 (tallied.positions, tallied.examined, true),
                 "{p:?}"
             );
-            assert!(tallied.branching_factor.is_some_and(|b| b > 1.0), "{p:?}");
-            assert_eq!(plain.branching_factor, None);
+            assert!(tallied.branching_factor().is_some_and(|b| b > 1.0), "{p:?}");
+            assert_eq!(plain.generated, None);
             compared += (tallied.positions > 10_000) as usize;
         }
         assert!(compared > 10, "{compared} counts of over 10,000 compared");
