@@ -68,7 +68,14 @@ fn whole_range(min: u64, max: u64) -> ValueRange {
 fn solve_flags() -> Vec<NumericFlag> {
     let any = whole_range(0, u64::MAX);
     vec![
-        own("seed", any, "seed of the proximity search"),
+        NumericFlag {
+            commands: "solve, settings",
+            ..own(
+                "seed",
+                any,
+                "seed of the proximity search (settings: of the grid)",
+            )
+        },
         passed_on(
             "position-limit",
             SOLVE,
@@ -148,6 +155,14 @@ fn other_flags() -> Vec<NumericFlag> {
         ),
         NumericFlag {
             commands: "settings",
+            ..own(
+                "grid",
+                whole_range(0, 10_000),
+                "parameter sets printed: the general settings, then the proximity search's draws",
+            )
+        },
+        NumericFlag {
+            commands: "settings",
             // A board has at most 128 x 128 cells.
             ..own(
                 "spaces",
@@ -223,6 +238,9 @@ pub mod parse {
     }
     pub fn position_limit(s: &str) -> Result<u64, String> {
         whole("position-limit", s)
+    }
+    pub fn grid(s: &str) -> Result<usize, String> {
+        whole("grid", s).map(|n| n as usize)
     }
     pub fn spaces(s: &str) -> Result<u64, String> {
         whole("spaces", s)

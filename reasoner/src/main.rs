@@ -59,10 +59,10 @@ struct SettingsArgs {
     /// proximity search draws over the whole parameter space (the
     /// experiments' oracle grid; the solver is asked for its heuristics and
     /// prunings).
-    #[arg(long, value_name = "N", value_parser = parse::attempts)]
+    #[arg(long, value_name = "N", value_parser = parse::grid, allow_negative_numbers = true)]
     grid: Option<usize>,
     /// Seed of the grid's draws.
-    #[arg(long, default_value_t = 0, value_parser = parse::seed)]
+    #[arg(long, default_value_t = 0, value_parser = parse::seed, allow_negative_numbers = true)]
     seed: u64,
     #[command(flatten)]
     solver: SolverArg,
@@ -246,6 +246,7 @@ struct AddArgs {
     /// Case name (default: the puzzle's name, else its file name).
     #[arg(long)]
     name: Option<String>,
+    /// A comment kept with the case (the case base's `comment`).
     #[arg(long)]
     comment: Option<String>,
     #[arg(long, value_enum, default_value_t = Algorithm::Bfs)]

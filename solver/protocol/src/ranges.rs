@@ -51,7 +51,7 @@ const TIB: u64 = 1 << 40;
 pub const NUMERIC_FLAGS: &[NumericFlag] = &[
     NumericFlag {
         name: "weight",
-        commands: "solve, count",
+        commands: "solve, count, pdb",
         arity: Arity::One,
         // Below 1 would weaken the heuristic below plain A*; the thesis's
         // settings use 1 to 30, the reasoner's proximity search stays here.
@@ -63,7 +63,7 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
     },
     NumericFlag {
         name: "ida-limit",
-        commands: "solve, count",
+        commands: "solve, count, pdb",
         arity: Arity::One,
         range: ValueRange::Whole {
             min: 0,
@@ -73,10 +73,10 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
     },
     NumericFlag {
         name: "threads",
-        commands: "solve, count",
+        commands: "solve, count, pdb",
         arity: Arity::One,
         range: ValueRange::Whole { min: 1, max: 256 },
-        meaning: "worker threads (BFS; A*'s costly estimates)",
+        meaning: "worker threads (BFS; A*'s costly estimates; pattern database builds)",
     },
     NumericFlag {
         name: "jobs",
@@ -168,7 +168,7 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
     },
     NumericFlag {
         name: "width",
-        commands: "show, solve, count, verify, features, import",
+        commands: "show, solve, count, verify, features, import, render, improve, variant, pdb",
         arity: Arity::One,
         // The board's largest side (the solver's model::MAX_SIDE, which a
         // solver test checks against this).

@@ -26,7 +26,7 @@ pub fn cutoff_flag(spec: &'static Spec) -> Option<NumericFlag> {
     };
     Some(NumericFlag {
         name: spec.flag,
-        commands: "solve, count",
+        commands: "solve, count, pdb",
         arity: Arity::One,
         range: ValueRange::Whole { min, max },
         meaning: spec.doc,
