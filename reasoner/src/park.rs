@@ -56,7 +56,7 @@ struct Chain {
 /// count works depends on the stall: on American Pie, from the stall that
 /// the nearest positions' encoding-independent order gives, two a round
 /// solved in the second round and one a round needed five
-/// (experiments/README.md §6). Returns its report rows, numbered from `first`, the
+/// (experiments/README.md §5). Returns its report rows, numbered from `first`, the
 /// last one solved when a round worked.
 pub async fn phase(
     runner: &Arc<Runner>,

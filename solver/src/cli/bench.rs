@@ -20,7 +20,8 @@ use crate::search::{count, Progress};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Puzzle files (default: every file in puzzles/bench/).
+    /// Puzzle files (default: every file in puzzles/bench/ whose stated
+    /// reachable count is at most 100,000,000; name a larger one to measure it).
     pub puzzles: Vec<String>,
     /// Thread counts to measure, e.g. `1,2`.
     #[arg(long, default_value = "1,2", value_name = "N,N", allow_hyphen_values = true, value_parser = whole_list("bench", "threads"))]

@@ -54,7 +54,8 @@ pub struct SearchArgs {
     /// Keep the visited set between subgoals instead of clearing it.
     #[arg(long)]
     pub keep_visited: bool,
-    /// Worker threads (BFS).
+    /// Worker threads: BFS expands and stores on them, A* computes its
+    /// heuristic estimates on them, pattern databases are built on them.
     #[arg(long, default_value_t = SearchParams::default().threads, allow_hyphen_values = true, value_parser = whole::<usize>("solve", "threads"))]
     pub threads: usize,
     /// BFS: when memory runs out (--max-memory, or the machine's available memory), go on with the layers on disk in DIR.
@@ -67,7 +68,7 @@ pub struct LimitArgs {
     /// Stop after examining N positions.
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = whole::<u64>("solve", "max-positions"))]
     pub max_positions: Option<u64>,
-    /// Stop before the search holds more than BYTES (suffixes K, M, G allowed).
+    /// Stop before the whole process holds more than BYTES (suffixes K, M, G, T allowed).
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true, value_parser = whole::<u64>("solve", "max-memory"))]
     pub max_memory: Option<u64>,
     /// Stop after S seconds.
