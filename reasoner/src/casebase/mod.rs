@@ -94,7 +94,23 @@ impl CaseBase {
         Ok(())
     }
 
-    /// The case base as TOML text.
+    /// The first setting TOML cannot hold, as a message: TOML integers stop
+    /// at `i64::MAX`, while a declared range (the space-value cutoff's) may
+    /// reach `u64::MAX`. [`save`] refuses such a case base before writing.
+    pub fn beyond_toml(&self) -> Option<String> {
+        self.cases.iter().find_map(|case| {
+            case.params.settings.iter().find_map(|(key, value)| match value {
+                crate::params::Value::Whole(v) if *v > i64::MAX as u64 => Some(format!(
+                    "case {:?}: {key} = {v} cannot be stored: a case base holds whole numbers up to {} (TOML's integers)",
+                    case.name,
+                    i64::MAX
+                )),
+                _ => None,
+            })
+        })
+    }
+
+    /// The case base as TOML text (see [`CaseBase::beyond_toml`]).
     pub fn to_toml(&self) -> String {
         let body = toml::to_string(self).expect("a case base serializes to TOML");
         format!("# Case base of the sliding-block reasoner; schema: casebase/README.md\n{body}")
@@ -244,6 +260,12 @@ pub fn update<T>(
 /// base, never a mix (a stray temporary file may be left behind). Callers
 /// that re-read before saving hold the lock: use [`update`].
 pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
+    if let Some(message) = cb.beyond_toml() {
+        return Err(Error::CaseBase {
+            path: path.to_path_buf(),
+            message,
+        });
+    }
     let text = cb.to_toml();
     // What is written must read back: never replace a good file with one the
     // reasoner would reject.
@@ -392,6 +414,30 @@ mod tests {
             .solver_args()
             .join(" ")
             .contains("--pdb-memory 67108864"));
+    }
+
+    /// A whole number past TOML's integers (a space-value cutoff the solver
+    /// accepts up to u64::MAX) is refused by `save`, naming case and key,
+    /// and the file on disk is left as it was.
+    #[test]
+    fn a_setting_past_toml_integers_is_refused_and_nothing_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        save(&path, &cb).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let mut huge = case("huge");
+        huge.params = huge
+            .params
+            .with("space_value", crate::params::Value::Whole(1 << 63));
+        cb.upsert(huge);
+        let err = save(&path, &cb).unwrap_err().to_string();
+        assert!(
+            err.contains("case \"huge\": space_value = 9223372036854775808 cannot be stored"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), before);
     }
 
     #[test]
