@@ -29,6 +29,53 @@ fn an_unwritable_solution_path_is_refused_before_searching() {
     }
 }
 
+/// An output naming the puzzle file itself (here through `..`) is refused
+/// before any work by every command that writes one, and the puzzle is left
+/// as it was; `improve` may still rewrite its solution in place.
+#[test]
+fn an_output_that_is_the_input_puzzle_is_refused_and_the_puzzle_kept() {
+    let dir = temp_dir("self");
+    let original = std::fs::read(workspace_root().join(CLASSIC)).unwrap();
+    let puzzle = dir.join("p.txt");
+    std::fs::write(&puzzle, &original).unwrap();
+    let p = puzzle.to_str().unwrap();
+    let same = format!(
+        "{}/../{}/p.txt",
+        dir.display(),
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    let sol = dir.join("s.sol");
+    let s = sol.to_str().unwrap();
+    assert_eq!(
+        solver(&["solve", p, "--solution", s]).status.code(),
+        Some(0)
+    );
+    for args in [
+        vec!["solve", p, "--solution", &same],
+        vec!["solve", p, "--best-out", &same],
+        vec!["solve", p, "--render", &same],
+        vec!["improve", p, s, "-o", &same],
+        vec!["render", p, "-o", &same],
+        vec!["variant", p, "--remove", "0,0", "-o", &same],
+        vec!["import", p, "-o", &same],
+    ] {
+        let out = solver(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("this is the input file"), "{args:?}: {err}");
+        assert_eq!(std::fs::read(&puzzle).unwrap(), original, "{args:?}");
+    }
+    let out = solver(&["improve", p, s, "-o", s]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let check = solver(&["verify", p, s]);
+    assert_eq!(check.status.code(), Some(0));
+}
+
 #[test]
 fn a_failed_write_after_the_search_prints_the_result_then_the_error() {
     let dir = temp_dir("late");

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::ranged::{real, whole};
 use super::verify::puzzle_and_solution;
-use super::{check_writable, write_atomically, Failure, PuzzleInput};
+use super::{check_output, write_atomically, Failure, PuzzleInput};
 use crate::improve::{improve, ImproveError, Improved, Options};
 use crate::params::Metric;
 use crate::report::ImproveReport;
@@ -49,7 +49,8 @@ pub struct ImproveArgs {
 
 pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
     if let Some(file) = &args.output {
-        check_writable(file).map_err(|m| Failure::input(format!("--output {file}: {m}")))?;
+        // The solution may be rewritten in place (never longer); the puzzle not.
+        check_output("--output", file, &[&args.input.puzzle])?;
     }
     let file = &args.input.puzzle;
     let (puzzle, _, moves) = puzzle_and_solution(&args.input, args.index, &args.solution)?;

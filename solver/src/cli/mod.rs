@@ -200,6 +200,33 @@ fn temporary_beside(target: &std::path::Path, suffix: &str) -> std::path::PathBu
     dir.join(format!(".{name}.{}.{suffix}", std::process::id()))
 }
 
+/// Checks, before any work, that `flag`'s file `path` may be written: not
+/// one of the command's `inputs` ([`not_an_input`]) and writable
+/// ([`check_writable`]).
+pub fn check_output(flag: &str, path: &str, inputs: &[&str]) -> Result<(), Failure> {
+    not_an_input(flag, path, inputs)?;
+    check_writable(path).map_err(|m| Failure::input(format!("{flag} {path}: {m}")))
+}
+
+/// Refuses an output that is one of the command's input files (`-`, standard
+/// input, is none): writing it would replace the input, a puzzle by its
+/// solution or picture, which the atomic rename makes silent.
+pub fn not_an_input(flag: &str, path: &str, inputs: &[&str]) -> Result<(), Failure> {
+    // A file that does not exist yet is no input.
+    let Ok(out) = std::fs::canonicalize(path) else {
+        return Ok(());
+    };
+    match inputs
+        .iter()
+        .find(|i| **i != "-" && std::fs::canonicalize(i).is_ok_and(|i| i == out))
+    {
+        Some(input) => Err(Failure::input(format!(
+            "{flag} {path}: this is the input file {input}; writing there would replace it: choose another file"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Checks, before any work, that [`write_atomically`] could write `path`:
 /// it names no folder and its folder takes a new file (created and removed).
 /// The message says what is wrong.

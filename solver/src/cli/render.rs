@@ -32,6 +32,10 @@ pub struct RenderArgs {
 
 pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
+    if let Some(out) = &args.output {
+        let solution = args.solution.as_deref().unwrap_or("-");
+        super::not_an_input("--output", out, &[file, solution])?;
+    }
     let puzzle = one_puzzle(args.input.load()?, args.index, file, "the picture")?;
     let moves = match &args.solution {
         Some(path) => {

@@ -5,7 +5,7 @@ use clap::Args;
 use super::jobs;
 use super::render::draw_frames;
 use super::search_args::SearchJob;
-use super::{check_writable, write_atomically, write_output, Failure};
+use super::{check_output, write_atomically, write_output, Failure};
 use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
@@ -61,7 +61,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         ("--best-out", &args.best_out),
     ] {
         if let Some(file) = file {
-            check_writable(file).map_err(|m| Failure::input(format!("{flag} {file}: {m}")))?;
+            check_output(flag, file, &[&args.job.input.puzzle])?;
         }
     }
     let puzzles = args.job.input.load_with_goals()?;

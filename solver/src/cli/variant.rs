@@ -111,6 +111,9 @@ fn parse_area(s: &str) -> Result<freeze::Area, String> {
 
 pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
+    if let Some(out) = &args.output {
+        super::not_an_input("--output", out, &[file])?;
+    }
     let puzzle = one_puzzle(args.input.load()?, args.index, file, "the variant")?;
     if args.rank {
         return print_rank(&obstruction::rank(&puzzle), args.json);
