@@ -259,7 +259,7 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
                 h2[k] = h2_weight(l, v, path)?;
             }
             "spacevalue" | "space_value" => {
-                let cutoff = (v > 0.0).then_some(Value::Whole(v.round() as u64));
+                let cutoff = space_value(l, v, path)?;
                 params.settings.set("space_value", cutoff)
             }
             "restingblock" | "resting" => {
@@ -294,6 +294,27 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
 /// One of the thesis's h2 weights, refused at its line outside the range
 /// the solver declares (checked in plan.rs's tests), so that no case is
 /// written that a cycle would refuse.
+/// The space-value cutoff of line `l`: none at 0 or below (the thesis's
+/// "off"), else the value rounded, which a case base must be able to hold
+/// (a whole number up to `i64::MAX`, TOML's integers); a larger one, an
+/// infinity or NaN is an error at the line rather than a cutoff the file
+/// never said.
+fn space_value(l: &Line, v: f64, path: &Path) -> Result<Option<Value>, Error> {
+    if v <= 0.0 {
+        return Ok(None);
+    }
+    // 2^63 as f64; the rounded values below it fit i64.
+    if v.is_finite() && v.round() < 9_223_372_036_854_775_808.0 {
+        return Ok(Some(Value::Whole(v.round() as u64)));
+    }
+    let m = format!(
+        "{}: the space-value cutoff is a whole number up to {}; got {v}",
+        l.name,
+        i64::MAX
+    );
+    Err(syntax_error(path, l.number, m))
+}
+
 fn h2_weight(l: &Line, v: f64, path: &Path) -> Result<f64, Error> {
     if (0.0..=H2_WEIGHT_MAX).contains(&v) {
         return Ok(v);
@@ -420,6 +441,29 @@ queue_size 5 5
             e.to_string()
                 .starts_with("old.txt:22:1: h2_b: h2's weights"),
             "{e}"
+        );
+        // A cutoff no case base can hold is refused at its line, not turned
+        // into u64::MAX (which saving would then refuse, naming a number the
+        // file never said).
+        for huge in ["1e30", "inf", "NaN", "9223372036854775808"] {
+            let text = THESIS.replace(
+                "spacevalue            45 45",
+                &format!("spacevalue {huge} {huge}"),
+            );
+            let e = import(&text, Path::new("old.txt")).unwrap_err().to_string();
+            assert!(
+                e.starts_with("old.txt:21:1: spacevalue: the space-value cutoff is a whole number up to 9223372036854775807"),
+                "{huge}: {e}"
+            );
+        }
+        let text = THESIS.replace(
+            "spacevalue            45 45",
+            "spacevalue 9223372036854774784 9223372036854774784",
+        );
+        let c = &import(&text, Path::new("old.txt")).unwrap().cases[0];
+        assert_eq!(
+            c.params.settings.get("space_value"),
+            Some(&Value::Whole(9223372036854774784))
         );
     }
 }
