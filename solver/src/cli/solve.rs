@@ -285,6 +285,9 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
             r.steps.unwrap_or(0),
             r.moves.unwrap_or(0)
         ),
+        Status::NoSolution if out.by_parity => outln!(
+            "{name}: no solution: the parity of the tiles' permutation differs from that of the blank's distance to its goal cell, and every move flips both (no search needed)"
+        ),
         Status::NoSolution => outln!(
             "{name}: no solution under these settings (every reachable position examined); best master distance {} of {}",
             r.best_distance, r.start_distance

@@ -14,6 +14,7 @@ mod estimates;
 pub mod fluid;
 mod ida;
 mod nbs;
+mod parity;
 pub mod path;
 mod progress;
 pub mod run;

@@ -60,6 +60,9 @@ pub struct SolveOutput {
     pub encoding_reason: String,
     pub key_bits: u32,
     pub elapsed_ms: u64,
+    /// A `no_solution` proved by the tiles' parity ([`super::parity`]),
+    /// before any search.
+    pub by_parity: bool,
 }
 
 impl SolveOutput {
@@ -82,6 +85,7 @@ impl SolveOutput {
             encoding_reason: String::new(),
             key_bits: 0,
             elapsed_ms: 0,
+            by_parity: false,
         }
     }
 
@@ -279,7 +283,14 @@ pub fn solve(
         out.encoding = engine.encoding.name();
         out.encoding_reason.clone_from(&engine.encoding_reason);
         out.key_bits = engine.encoding.key_bits();
-        let ending = within_length(engine.run(&start), remaining.max_length);
+        // The first section starts from the puzzle's start, which the
+        // parity argument may already rule out (tile puzzles).
+        out.by_parity = k == 0 && super::parity::unreachable(puzzle, &engine.geometry);
+        let ending = if out.by_parity {
+            Ending::Exhausted
+        } else {
+            within_length(engine.run(&start), remaining.max_length)
+        };
         accumulate(&mut out.stats, &engine.stats);
         let spent = (engine.stats.examined, &ending);
         spend(&mut remaining, limits, started, spent);
