@@ -500,3 +500,22 @@ fn an_invisible_character_is_named_once() {
         "unknown character U+0000: not a wall",
     );
 }
+
+/// An endless input (here `/dev/zero`) as a puzzle or as a solution ends in
+/// one clear error, exit 2, at a fixed size, instead of filling memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_input_is_refused_at_a_fixed_size() {
+    for args in [
+        vec!["show", "/dev/zero"],
+        vec!["verify", "puzzles/klotski/classic.txt", "/dev/zero"],
+    ] {
+        let out = solver(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("/dev/zero:0:0: the file holds more than 1073741824 bytes"),
+            "{args:?}: {err}"
+        );
+    }
+}

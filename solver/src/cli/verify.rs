@@ -5,7 +5,7 @@ use clap::Args;
 
 use super::import::select;
 use super::{Failure, PuzzleInput};
-use crate::formats::{self, ParseError};
+use crate::formats;
 use crate::model::Puzzle;
 use crate::solution;
 use crate::verify::replay;
@@ -39,23 +39,12 @@ fn move_lines(text: &str) -> Vec<usize> {
 
 /// Reads a solution file (or `-`, standard input, unless the puzzle comes from it).
 pub(super) fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
-    let bytes = if path == "-" {
-        if puzzle_path == "-" {
-            return Err(Failure::input(
-                "the puzzle and the solution cannot both come from standard input",
-            ));
-        }
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
-            .map_err(|e| Failure::input(format!("-: cannot read standard input: {e}")))?;
-        b
-    } else {
-        std::fs::read(path).map_err(|e| {
-            Failure::input(
-                ParseError::new(path, 0, 0, format!("cannot read file: {e}")).to_string(),
-            )
-        })?
-    };
+    if path == "-" && puzzle_path == "-" {
+        return Err(Failure::input(
+            "the puzzle and the solution cannot both come from standard input",
+        ));
+    }
+    let bytes = formats::read_bytes(path).map_err(|e| Failure::input(e.to_string()))?;
     formats::decode(path, &bytes)
         .map(str::to_string)
         .map_err(|e| Failure::input(e.to_string()))

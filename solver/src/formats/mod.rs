@@ -85,20 +85,47 @@ pub fn load(
     format: Option<Format>,
     options: &ImportOptions,
 ) -> Result<Vec<Puzzle>, ParseError> {
-    let bytes = if path == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
-            .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read standard input: {e}")))?;
-        b
-    } else {
-        std::fs::read(path)
-            .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?
-    };
+    let bytes = read_bytes(path)?;
     let text = decode(path, &bytes)?;
     if text.trim().is_empty() {
         return Err(ParseError::new(path, 0, 0, "empty file: no puzzle in it"));
     }
     parse_text(text, path, format, options)
+}
+
+/// Most bytes an input file (puzzle or solution) may hold: far above any
+/// real one (a collection of every Rush Hour board is about 100 MB), so that
+/// an endless input (`/dev/zero`, a pipe that never closes its end early)
+/// ends in an error instead of filling memory.
+pub const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// The bytes of file `path`, or of standard input for `-`, at most
+/// [`MAX_INPUT_BYTES`].
+pub fn read_bytes(path: &str) -> Result<Vec<u8>, ParseError> {
+    use std::io::Read;
+    let what = if path == "-" {
+        "standard input"
+    } else {
+        "file"
+    };
+    let source: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(
+            std::fs::File::open(path)
+                .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?,
+        )
+    };
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read {what}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        let m = format!("the {what} holds more than {MAX_INPUT_BYTES} bytes: no puzzle or solution is that large");
+        return Err(ParseError::new(path, 0, 0, m));
+    }
+    Ok(bytes)
 }
 
 /// The text of a file, or an error naming the line and column of the first
