@@ -190,11 +190,23 @@ async fn retrieve_and_list(
     sim: &dyn Similarity,
     config: &CycleConfig,
 ) -> Result<(Retrieval, Space), Error> {
-    let timeout = config.attempt_timeout;
+    let timeout = Runner::tool_timeout(config.attempt_timeout);
     let (found, space) = tokio::try_join!(
         retrieve(runner, puzzle, cb, sim, timeout),
         runner.space(timeout)
     )?;
+    // Every attempt would be refused for the same reason: say it once.
+    if found
+        .features
+        .features
+        .get("goal_blocks")
+        .is_some_and(|g| g.hi == 0.0)
+    {
+        return Err(Error::Puzzle(format!(
+            "{}: the puzzle has no goal (no goal section, or one that places no block): nothing to solve; add a goal grid after the start grid (docs/format.md)",
+            puzzle.display()
+        )));
+    }
     cb.check_against(&space)?;
     let (ranked, retrieved) = config
         .retrieval

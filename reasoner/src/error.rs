@@ -26,6 +26,9 @@ pub enum Error {
     /// `solver features` failed or answered something unusable.
     #[error("feature extraction failed: {0}")]
     Features(String),
+    /// A puzzle no attempt could solve whatever its parameters (no goal).
+    #[error("{0}")]
+    Puzzle(String),
     /// The solver cannot be started at all.
     #[error("{0}")]
     Solver(String),

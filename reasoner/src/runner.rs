@@ -173,6 +173,12 @@ pub(crate) enum RunError {
     Timeout(Duration),
 }
 
+/// Least time a tool call gets, whatever `--attempt-timeout` says: tool
+/// calls take well under a second, and a timeout chosen to cut attempts
+/// short must not fail the set-up or turn a found solution into a failure
+/// (it still catches a solver that never answers).
+pub const TOOL_AT_LEAST: Duration = Duration::from_secs(60);
+
 /// Starts solver processes.
 #[derive(Debug)]
 pub struct Runner {
@@ -298,6 +304,13 @@ impl Runner {
 
     /// Runs a command line to its end (or `timeout`) and collects what it
     /// printed.
+    /// The timeout of a tool call (`solver features`, `heuristics`,
+    /// `prunings`, `variant`, `verify`) made for attempts limited to
+    /// `attempt`: at least [`TOOL_AT_LEAST`].
+    pub fn tool_timeout(attempt: Option<Duration>) -> Option<Duration> {
+        attempt.map(|t| t.max(TOOL_AT_LEAST))
+    }
+
     pub(crate) async fn run(
         &self,
         line: &[String],

@@ -358,7 +358,10 @@ pub(crate) async fn tool(
         puzzle.display().to_string(),
     ];
     line.extend(args.iter().map(|a| a.to_string()));
-    match runner.run(&line, ctx.config.attempt_timeout).await {
+    match runner
+        .run(&line, Runner::tool_timeout(ctx.config.attempt_timeout))
+        .await
+    {
         Ok(done) if matches!(done.exit, Exit::Code(0)) => {
             Ok(String::from_utf8_lossy(&done.stdout).into_owned())
         }

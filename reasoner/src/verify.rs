@@ -29,7 +29,8 @@ struct VerifyJson {
 
 impl Runner {
     /// Replays the solution of a `solved` result; any other result is
-    /// returned as it is. `tag` names the scratch file of the solution.
+    /// returned as it is. `tag` names the scratch file of the solution;
+    /// `timeout` is a tool call's ([`Runner::tool_timeout`]).
     pub(crate) async fn check_claim(
         &self,
         puzzle: &Path,
@@ -62,7 +63,7 @@ impl Runner {
             file.display().to_string(),
             "--json".to_string(),
         ];
-        let run = self.run(&line, timeout).await;
+        let run = self.run(&line, Runner::tool_timeout(timeout)).await;
         let _ = std::fs::remove_file(&file);
         let done = match run {
             Ok(done) => done,

@@ -380,3 +380,89 @@ fn the_fluid_setting_solves_a_puzzle_with_units_where_the_others_stop() {
     assert_eq!(all[5]["params"]["algorithm"], "fluid");
     assert_solution_replays(&dir, &p, &v);
 }
+
+/// A puzzle without a goal is refused once, before any attempt (exit 2,
+/// naming the file and what to add), and `--retain` leaves the case base as
+/// it was; before, every attempt was refused by the solver in turn and the
+/// run ended "not solved" (exit 1).
+#[test]
+fn a_puzzle_without_a_goal_is_refused_before_any_attempt() {
+    let dir = Scratch::new("no-goal");
+    let text = std::fs::read_to_string(puzzle("puzzles/quickstart.txt")).unwrap();
+    // The start grid and its closing `!` only: cut before the goal grid.
+    let last = text.trim_end().rfind("\n!").unwrap();
+    let cut = text[..last].rfind("\n!\n").unwrap();
+    let no_goal = dir.path("no-goal.txt");
+    std::fs::write(&no_goal, &text[..cut + 3]).unwrap();
+    let refused = std::process::Command::new(end_to_end::solver_bin())
+        .args(["solve", s(&no_goal)])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no goal section"));
+    let cb = dir.path("cb.toml");
+    std::fs::copy(
+        end_to_end::workspace_root().join("casebase/example.toml"),
+        &cb,
+    )
+    .unwrap();
+    let before = std::fs::read(&cb).unwrap();
+    let out = reasoner(&[
+        "solve",
+        s(&no_goal),
+        "--casebase",
+        s(&cb),
+        "--retain",
+        "--json",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the puzzle has no goal"), "{err}");
+    assert!(err.contains(s(&no_goal)), "{err}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(std::fs::read(&cb).unwrap(), before);
+}
+
+/// `--attempt-timeout` bounds the attempts, not the set-up calls (`solver
+/// features`, `heuristics`, `prunings`): at its least value the run still
+/// starts every time and reports its attempts (solved or timed out), where
+/// it used to fail at set-up now and then (exit 2, "`solver prunings
+/// --json` did not finish within 0.001 s").
+#[test]
+fn the_attempt_timeout_does_not_cut_the_set_up_calls() {
+    let dir = Scratch::new("setup-timeout");
+    let cb = dir.path("cb.toml");
+    std::fs::copy(
+        end_to_end::workspace_root().join("casebase/example.toml"),
+        &cb,
+    )
+    .unwrap();
+    for _ in 0..3 {
+        let out = reasoner(&[
+            "solve",
+            &puzzle("puzzles/quickstart.txt"),
+            "--casebase",
+            s(&cb),
+            "--attempt-timeout",
+            "0.001",
+            "--attempts",
+            "1",
+            "--json",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{err}");
+        let report = json_of(&out);
+        let attempts = report["attempts"].as_array().unwrap();
+        assert!(!attempts.is_empty(), "{report}");
+        for a in attempts {
+            let ok = a["status"] == "solved"
+                || a["error"]
+                    .as_str()
+                    .is_some_and(|e| e.starts_with("timed out after 0.001 s"));
+            assert!(ok, "{a}");
+        }
+    }
+}
