@@ -757,7 +757,8 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
                 .map(|e| format!(" ({e})"))
                 .unwrap_or_default()
         );
-        return Ok(1);
+        // Bad input is exit 2, as everywhere; a search that did not solve, 1.
+        return Ok(if result.rejected_input() { 2 } else { 1 });
     }
     let case = Case {
         name: name.clone(),

@@ -519,6 +519,21 @@ fn job_name(puzzle: &Path, tag: usize) -> String {
     format!("reasoner-{stem}-{tag}")
 }
 
+/// How a failed result says the solver refused its input (exit 2): a bad
+/// puzzle or flag rather than a search that went wrong.
+const REJECTED: &str = "the solver rejected its input";
+
+impl AttemptResult {
+    /// True when the solver refused its input (exit 2).
+    pub fn rejected_input(&self) -> bool {
+        self.status == RunStatus::Failed
+            && self
+                .error
+                .as_deref()
+                .is_some_and(|e| e.starts_with(REJECTED))
+    }
+}
+
 /// Reads a finished solve run.
 fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
     let code = match done.exit {
@@ -531,10 +546,7 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         Exit::Code(c @ (0 | 1)) => c,
         Exit::Code(2) => {
             return AttemptResult::failed(
-                format!(
-                    "the solver rejected its input (exit 2){}",
-                    tail(&done.stderr)
-                ),
+                format!("{REJECTED} (exit 2){}", tail(&done.stderr)),
                 elapsed_ms,
             )
         }

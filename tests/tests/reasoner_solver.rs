@@ -466,3 +466,35 @@ fn the_attempt_timeout_does_not_cut_the_set_up_calls() {
         }
     }
 }
+
+/// `casebase add` whose solver run is refused as bad input (an unknown
+/// heuristic) exits 2 like every other bad input, and one that only fails to
+/// solve within its limit exits 1; neither adds a case.
+#[test]
+fn casebase_add_tells_bad_input_from_not_solved() {
+    let dir = Scratch::new("add-exit");
+    let cb = dir.path("cb.toml");
+    std::fs::copy(
+        end_to_end::workspace_root().join("casebase/example.toml"),
+        &cb,
+    )
+    .unwrap();
+    let before = std::fs::read(&cb).unwrap();
+    let quick = puzzle("puzzles/quickstart.txt");
+    for (extra, code, says) in [
+        (
+            vec!["--algorithm", "astar", "--heuristic", "foo"],
+            2,
+            "unknown heuristic 'foo'",
+        ),
+        (vec!["--position-limit", "10"], 1, "limit_reached"),
+    ] {
+        let mut args = vec!["casebase", "add", s(&cb), quick.as_str()];
+        args.extend(extra);
+        let out = reasoner(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(err.contains(says) && err.contains("no case added"), "{err}");
+        assert_eq!(std::fs::read(&cb).unwrap(), before);
+    }
+}

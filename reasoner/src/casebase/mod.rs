@@ -123,6 +123,17 @@ impl CaseBase {
     /// until a cycle starts).
     pub fn check_against(&self, space: &crate::space::Space) -> Result<(), Error> {
         for case in &self.cases {
+            let h = &case.params.heuristic;
+            if space.heuristic(h).is_none() {
+                let known: Vec<&str> = space.heuristics.iter().map(|i| i.name.as_str()).collect();
+                let m = format!(
+                    "case {:?}: unknown heuristic '{}'; the solver has {} (`solver heuristics`)",
+                    case.name,
+                    h.name(),
+                    known.join(", ")
+                );
+                return Err(self.error_at(case, "heuristic", m));
+            }
             for (key, value) in case.params.settings.iter() {
                 space
                     .check_setting(&case.params.heuristic, key, value)
@@ -202,6 +213,9 @@ fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize,
             ));
         }
     }
+    if let Some(r) = &case.params.variant {
+        check_recipe(r).map_err(|(key, m)| (line_of(key), format!("variant: {m}")))?;
+    }
     if let Some(h) = &case.provenance.sha256 {
         if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err((
@@ -209,6 +223,33 @@ fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize,
                 format!("sha256 must be 64 hexadecimal digits (as sha256sum prints), got {h:?}"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// What is wrong with a variant recipe, and at which key: the values
+/// `solver variant` and the variant phase know (casebase/README.md).
+fn check_recipe(r: &crate::params::Recipe) -> Result<(), (&'static str, String)> {
+    if !["most", "least", "merge"].contains(&r.pick.as_str()) {
+        return Err((
+            "pick",
+            format!("pick is most, least or merge, got {:?}", r.pick),
+        ));
+    }
+    if !["all", "master"].contains(&r.fix.as_str()) {
+        return Err(("fix", format!("fix is all or master, got {:?}", r.fix)));
+    }
+    if r.every == 0 {
+        return Err((
+            "every",
+            "every is a whole number from 1 (a subgoal after every N moves), got 0".into(),
+        ));
+    }
+    if r.remove == 0 && r.pick != "merge" {
+        return Err((
+            "remove",
+            format!("remove is at least 1 with pick = {:?}, got 0", r.pick),
+        ));
     }
     Ok(())
 }
@@ -582,6 +623,12 @@ mod tests {
                 54,
                 "(`space_value`) takes a whole number",
             ),
+            (
+                "heuristic = \"h0\"",
+                "heuristic = \"foo\"",
+                52,
+                "unknown heuristic 'foo'; the solver has h0, ",
+            ),
         ] {
             assert_eq!(good.matches(from).count(), 1, "{from}");
             std::fs::write(&path, good.replace(from, to)).unwrap();
@@ -593,6 +640,61 @@ mod tests {
         let unloaded = CaseBase::parse(&std::fs::read_to_string(&path).unwrap(), &path);
         let err = unloaded.unwrap().check_against(&space).unwrap_err();
         assert!(err.to_string().starts_with("case base: case "), "{err}");
+    }
+
+    /// A variant recipe with a value `solver variant` does not know is
+    /// refused at load, at its line, instead of being read as the default
+    /// (`pick`) or failing only when the variant phase runs (`every = 0`).
+    #[test]
+    fn a_variant_recipe_with_unknown_values_is_refused_at_its_line() {
+        let mut cb = CaseBase::new();
+        let mut c = case("v");
+        c.params.variant = Some(crate::params::Recipe {
+            pick: "most".into(),
+            remove: 1,
+            every: 1,
+            fix: "master".into(),
+        });
+        cb.cases.push(c);
+        let good = toml::to_string(&cb).unwrap();
+        assert!(CaseBase::parse(&good, Path::new("cb.toml")).is_ok());
+        for (from, to, says) in [
+            (
+                "pick = \"most\"",
+                "pick = \"foo\"",
+                "variant: pick is most, least or merge, got \"foo\"",
+            ),
+            (
+                "fix = \"master\"",
+                "fix = \"bogus\"",
+                "variant: fix is all or master",
+            ),
+            (
+                "every = 1",
+                "every = 0",
+                "variant: every is a whole number from 1",
+            ),
+            (
+                "remove = 1",
+                "remove = 0",
+                "variant: remove is at least 1 with pick = \"most\"",
+            ),
+        ] {
+            assert_eq!(good.matches(from).count(), 1, "{from}");
+            let text = good.replace(from, to);
+            let line = text.lines().position(|l| l == to).unwrap() + 1;
+            let err = CaseBase::parse(&text, Path::new("cb.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with(&format!("cb.toml:{line}:")) && err.contains(says),
+                "{err}"
+            );
+        }
+        let merge = good
+            .replace("pick = \"most\"", "pick = \"merge\"")
+            .replace("remove = 1", "remove = 0");
+        assert!(CaseBase::parse(&merge, Path::new("cb.toml")).is_ok());
     }
 
     /// The seed case base, written by the reasoner before its parameters
