@@ -30,6 +30,7 @@ impl CaseBase {
             version: VERSION,
             cases: Vec::new(),
             source: None,
+            header: None,
         }
     }
 
@@ -52,7 +53,10 @@ impl CaseBase {
             }
         })?;
         cb.validate(text, path)?;
-        Ok(cb)
+        Ok(CaseBase {
+            header: leading_comments(text),
+            ..cb
+        })
     }
 
     /// Checks what the schema alone cannot: the version, unique names and
@@ -110,10 +114,12 @@ impl CaseBase {
         })
     }
 
-    /// The case base as TOML text (see [`CaseBase::beyond_toml`]).
+    /// The case base as TOML text, under its header (see
+    /// [`CaseBase::beyond_toml`] for what it cannot hold).
     pub fn to_toml(&self) -> String {
         let body = toml::to_string(self).expect("a case base serializes to TOML");
-        format!("# Case base of the sliding-block reasoner; schema: casebase/README.md\n{body}")
+        let header = self.header.as_deref().unwrap_or(DEFAULT_HEADER);
+        format!("{header}{body}")
     }
 
     /// Checks every case's parameters against the solver's declarations
@@ -252,6 +258,24 @@ fn check_recipe(r: &crate::params::Recipe) -> Result<(), (&'static str, String)>
         ));
     }
     Ok(())
+}
+
+/// The header of a case base that had none of its own.
+const DEFAULT_HEADER: &str =
+    "# Case base of the sliding-block reasoner; schema: casebase/README.md\n";
+
+/// The comment lines (and blank lines among them) `text` begins with, up to
+/// its first line of TOML; none when it begins with TOML.
+fn leading_comments(text: &str) -> Option<String> {
+    let mut header = String::new();
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if !(t.starts_with('#') || t.is_empty()) {
+            break;
+        }
+        header.push_str(line);
+    }
+    header.contains('#').then_some(header)
 }
 
 /// The line of the first `key = ...` from a case's `name` line on (that
@@ -695,6 +719,33 @@ mod tests {
             .replace("pick = \"most\"", "pick = \"merge\"")
             .replace("remove = 1", "remove = 0");
         assert!(CaseBase::parse(&merge, Path::new("cb.toml")).is_ok());
+    }
+
+    /// A hand-written case base keeps the comment lines it began with
+    /// through a change; one without gets the default header.
+    #[test]
+    fn a_changed_case_base_keeps_its_leading_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let text = include_str!("../../../casebase/example.toml");
+        std::fs::write(&path, text).unwrap();
+        let mut cb = load(&path).unwrap();
+        cb.upsert(case("new"));
+        save(&path, &cb).unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        let header: String = text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(header.lines().count(), 3);
+        assert!(
+            written.starts_with(&format!("{header}version = 1\n")),
+            "{written}"
+        );
+        assert_eq!(load(&path).unwrap().cases.len(), 3);
+        let fresh = CaseBase::parse(&CaseBase::new().to_toml(), &path).unwrap();
+        assert!(fresh.to_toml().starts_with(DEFAULT_HEADER));
     }
 
     /// The seed case base, written by the reasoner before its parameters

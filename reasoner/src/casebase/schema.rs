@@ -21,6 +21,11 @@ pub struct CaseBase {
     /// of the case base.
     #[serde(skip)]
     pub source: Option<std::path::PathBuf>,
+    /// The comment lines the file began with, written back at its top (the
+    /// default header when it had none); comments elsewhere are not kept:
+    /// a note about a case goes in its `comment`.
+    #[serde(skip)]
+    pub header: Option<String>,
 }
 
 /// Two case bases are equal when they hold the same cases, wherever they
