@@ -998,3 +998,55 @@ fn a_tile_start_of_the_wrong_parity_has_no_solution_without_a_search() {
     let (code, r) = one(&["solve", &near, "--from", "tiles", "--json"]);
     assert_eq!((code, r["steps"].as_u64()), (0, Some(1)), "{r}");
 }
+
+/// `solver bench` reads every puzzle and checks `--spill`'s folder before
+/// its first row: a bad file named last, or a file given as the spill
+/// folder, is an error (exit 2) with nothing measured or printed.
+#[test]
+fn bench_checks_every_input_before_measuring() {
+    let dir = temp("bench-inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let ragged = dir.join("ragged.txt");
+    std::fs::write(
+        &ragged,
+        "!\n@\n!\n#####\n#@ #\n#  ##\n#####\n!\n#####\n#  @#\n#   #\n#####\n!\n",
+    )
+    .unwrap();
+    let a_file = dir.join("a-file");
+    std::fs::write(&a_file, "").unwrap();
+    let quick = "puzzles/quickstart.txt";
+    for args in [
+        vec![
+            "bench",
+            quick,
+            ragged.to_str().unwrap(),
+            "--repeat",
+            "1",
+            "--threads",
+            "1",
+        ],
+        vec![
+            "bench",
+            quick,
+            "--repeat",
+            "1",
+            "--threads",
+            "1",
+            "--spill",
+            a_file.to_str().unwrap(),
+        ],
+    ] {
+        let out = solver(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(
+            err.contains("ragged rows") || err.contains("cannot create the folder"),
+            "{err}"
+        );
+    }
+}

@@ -73,29 +73,45 @@ fn stated_reachable(puzzle: &crate::model::Puzzle) -> Option<u64> {
     value.split_whitespace().next()?.parse().ok()
 }
 
+/// The files to measure: those named, else every file of puzzles/bench/.
+fn files(args: &BenchArgs) -> Result<Vec<String>, Failure> {
+    if !args.puzzles.is_empty() {
+        return Ok(args.puzzles.clone());
+    }
+    let dir = std::fs::read_dir("puzzles/bench").map_err(|e| {
+        Failure::input(format!(
+            "no puzzles given and cannot read puzzles/bench: {e}"
+        ))
+    })?;
+    let mut files: Vec<String> = dir
+        .filter_map(|d| d.ok())
+        .map(|d| d.path().display().to_string())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 pub fn run(args: &BenchArgs) -> Result<i32, Failure> {
-    let mut files = args.puzzles.clone();
-    let named = !files.is_empty();
-    if files.is_empty() {
-        let dir = std::fs::read_dir("puzzles/bench").map_err(|e| {
-            Failure::input(format!(
-                "no puzzles given and cannot read puzzles/bench: {e}"
-            ))
-        })?;
-        files = dir
-            .filter_map(|d| d.ok())
-            .map(|d| d.path().display().to_string())
-            .collect();
-        files.sort();
+    let named = !args.puzzles.is_empty();
+    // Every input is read and checked before the first row: a bad file or
+    // folder named last must not cost the minutes of the rows before it.
+    let loaded = files(args)?
+        .into_iter()
+        .map(|file| {
+            let puzzles = formats::load(&file, None, &ImportOptions::default())
+                .map_err(|e| Failure::input(e.to_string()))?;
+            Ok((file, puzzles))
+        })
+        .collect::<Result<Vec<_>, Failure>>()?;
+    if let Some(dir) = &args.spill {
+        crate::search::spill::check_folder(dir).map_err(Failure::input)?;
     }
     outln!("| puzzle | positions | encoding | key bits | threads | seconds | positions/s | bytes/position | disk MiB | metric |");
     outln!("|---|---|---|---|---|---|---|---|---|---|");
     let mut places = vec![None];
     places.extend(args.spill.as_ref().map(Some));
-    for file in &files {
-        let puzzles = formats::load(file, None, &ImportOptions::default())
-            .map_err(|e| Failure::input(e.to_string()))?;
-        for puzzle in &puzzles {
+    for (file, puzzles) in &loaded {
+        for puzzle in puzzles {
             let name = puzzle.name.clone().unwrap_or_else(|| file.clone());
             let stated = stated_reachable(puzzle);
             if !named && stated.is_some_and(|n| n > DEFAULT_MAX_POSITIONS) {

@@ -56,7 +56,14 @@ pub fn check(e: &Engine) -> Result<(), SearchError> {
                 .to_string(),
         );
     }
-    SpillDir::create(dir).map(drop).map_err(SearchError::Spill)
+    check_folder(dir).map_err(SearchError::Spill)
+}
+
+/// Whether a spilled search could keep its layers under folder `dir`: a
+/// folder of its own is created there and removed again; the message says
+/// what is wrong otherwise.
+pub fn check_folder(dir: &str) -> Result<(), String> {
+    SpillDir::create(dir).map(drop)
 }
 
 /// BFS in memory, and on disk when memory runs out (see the module's doc).
