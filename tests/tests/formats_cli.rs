@@ -388,6 +388,13 @@ fn malformed_native_inputs_exit_2_with_one_located_message() {
         "no master",
     );
     rejects(
+        "two-masters-in-the-goal",
+        None,
+        b"!\n@\na\n!\n#####\n#@ a#\n#   #\n#####\n!\n#####\n#@ @#\n#   #\n#####\n!\n",
+        "11:4",
+        "the goal places the master '@' 2 times; there is one master",
+    );
+    rejects(
         "unknown-goal-block",
         None,
         &small("#@@ #\n#-###", "#@@z#\n#-###"),

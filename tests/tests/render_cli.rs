@@ -263,7 +263,10 @@ fn bad_render_requests_exit_2_and_say_what_to_do() {
         (&["render", CLASSIC, "-o", "x.html"], "--solution FILE"),
         (&["render", CLASSIC, "-o", "x.bmp"], ".svg or .png"),
         (&["render", CLASSIC, "--solution", sol], "not legal: move 1"),
-        (&["render", CLASSIC, "--move", "1"], "past the end"),
+        (
+            &["render", CLASSIC, "--move", "1"],
+            "give one with --solution FILE",
+        ),
         (
             &["render", CLASSIC, "-o", "/nonexistent-dir/x.svg"],
             "cannot write",

@@ -587,3 +587,20 @@ fn split_misuses_are_refused(full: &str, s1: &str, moves: &str, whole: &str) {
         ],
     );
 }
+
+/// `--rank` on a puzzle whose master has no goal (here the goal places
+/// another block only) measures no distance: `-` in the table and null in
+/// JSON, where it printed 4294967295.
+#[test]
+fn rank_without_a_master_goal_shows_no_distance() {
+    let text = "!\n@\nv 0,1\n!\n#####\n#@ v#\n#  v#\n#   #\n#####\n!\n#####\n#   #\n#  v#\n#  v#\n#####\n!\n";
+    let file = temp("no-master-goal.txt");
+    std::fs::write(&file, text).unwrap();
+    let f = file.to_str().unwrap();
+    let table = ok(&["variant", f, "--rank"], 0);
+    let row = table.lines().nth(1).unwrap();
+    assert!(row.starts_with("v ") && row.contains(" -  "), "{table}");
+    assert!(!table.contains("4294967295"), "{table}");
+    let json: Value = serde_json::from_str(&ok(&["variant", f, "--rank", "--json"], 0)).unwrap();
+    assert_eq!(json[0]["distance"], Value::Null, "{json}");
+}

@@ -176,6 +176,18 @@ pub const NUMERIC_FLAGS: &[NumericFlag] = &[
         meaning: "board width for --from tiles",
     },
     NumericFlag {
+        name: "index",
+        commands: "verify, import, render, improve, variant",
+        arity: Arity::One,
+        // A collection numbers its puzzles from 1; past its size the
+        // command says how many it holds.
+        range: ValueRange::Whole {
+            min: 1,
+            max: u32::MAX as u64,
+        },
+        meaning: "which puzzle of a collection (1-based)",
+    },
+    NumericFlag {
         name: "every",
         commands: "variant",
         arity: Arity::One,

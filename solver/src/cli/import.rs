@@ -14,7 +14,7 @@ pub struct ImportArgs {
     #[command(flatten)]
     pub input: PuzzleInput,
     /// Only the N-th puzzle of a collection (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("verify", "index"))]
     pub index: Option<usize>,
     /// Write to FILE (replaced atomically) instead of standard output.
     #[arg(long, short, value_name = "FILE")]

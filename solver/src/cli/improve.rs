@@ -22,7 +22,7 @@ pub struct ImproveArgs {
     /// Solution file (`ID ROW,COL STEPS` per line), or `-` for standard input.
     pub solution: String,
     /// Which puzzle of a collection the solution is for (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("verify", "index"))]
     pub index: Option<usize>,
     /// What one action is: shortcuts are shortest in this metric.
     #[arg(long, value_enum, default_value_t = Metric::default())]

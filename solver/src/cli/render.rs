@@ -26,7 +26,7 @@ pub struct RenderArgs {
     #[arg(long = "move", value_name = "N")]
     pub at: Option<usize>,
     /// Which puzzle of a collection (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("verify", "index"))]
     pub index: Option<usize>,
 }
 
@@ -35,6 +35,11 @@ pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
     if let Some(out) = &args.output {
         let solution = args.solution.as_deref().unwrap_or("-");
         super::not_an_input("--output", out, &[file, solution])?;
+    }
+    if let (Some(at @ 1..), None) = (args.at, &args.solution) {
+        return Err(Failure::input(format!(
+            "--move {at} draws the position after {at} moves of a solution: give one with --solution FILE"
+        )));
     }
     let puzzle = one_puzzle(args.input.load()?, args.index, file, "the picture")?;
     let moves = match &args.solution {

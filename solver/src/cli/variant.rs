@@ -26,7 +26,7 @@ pub struct VariantArgs {
     #[command(flatten)]
     pub input: PuzzleInput,
     /// Which puzzle of a collection (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("verify", "index"))]
     pub index: Option<usize>,
     /// Remove the block whose start anchor (first cell in reading order) is at ROW,COL; repeatable.
     #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
@@ -275,7 +275,7 @@ fn print_rank(rank: &[obstruction::Obstruction], json: bool) -> Result<i32, Fail
             "{:<5}  {anchor:<6}  {:>26}  {:>14}  {}",
             o.id,
             o.cells_on_path,
-            o.distance,
+            o.distance.map_or("-".to_string(), |d| d.to_string()),
             if o.goal_block { "yes" } else { "no" }
         );
     }

@@ -17,7 +17,7 @@ pub struct VerifyArgs {
     /// Solution file (`ID ROW,COL STEPS` per line), or `-` for standard input.
     pub solution: String,
     /// Which puzzle of a collection the solution is for (1-based).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<usize>("verify", "index"))]
     pub index: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]

@@ -239,9 +239,13 @@ impl<'f> PuzzleBuilder<'f> {
         section[block_type].push(anchor as Cell);
         let wanted = section[block_type].len();
         if wanted > available {
-            let message = if is_master {
+            let message = if is_master && available == 0 {
                 format!(
                     "the goal places the master '{MASTER_ID}' but the start position has no master"
+                )
+            } else if is_master {
+                format!(
+                    "the goal places the master '{MASTER_ID}' {wanted} times; there is one master"
                 )
             } else {
                 format!(

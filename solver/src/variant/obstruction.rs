@@ -18,8 +18,10 @@ pub struct Obstruction {
     pub col: usize,
     /// Cells of the block on the master's swept path.
     pub cells_on_path: usize,
-    /// Manhattan distance from the block to the nearest swept cell (0 on it).
-    pub distance: u32,
+    /// Manhattan distance from the block to the nearest swept cell (0 on
+    /// it); none when nothing is swept (no master, no goal for it, or no
+    /// way there on the empty board).
+    pub distance: Option<u32>,
     /// The final goal fixes blocks of this block's type: removing it drops that requirement.
     pub goal_block: bool,
     /// Block instance index in the puzzle (internal order, stable per puzzle).
@@ -53,8 +55,7 @@ pub fn rank(puzzle: &Puzzle) -> Vec<Obstruction> {
                             ((c / w).abs_diff(s / w) + (c % w).abs_diff(s % w)) as u32
                         })
                 })
-                .min()
-                .unwrap_or(u32::MAX);
+                .min();
             Obstruction {
                 id: puzzle.types[t].id,
                 row: anchor / w,
@@ -66,7 +67,11 @@ pub fn rank(puzzle: &Puzzle) -> Vec<Obstruction> {
             }
         })
         .collect();
-    out.sort_by_key(|o| (std::cmp::Reverse(o.cells_on_path), o.distance, o.instance));
+    // A block with no distance sorts after every measured one.
+    out.sort_by_key(|o| {
+        let far = o.distance.unwrap_or(u32::MAX);
+        (std::cmp::Reverse(o.cells_on_path), far, o.instance)
+    });
     out
 }
 
@@ -134,7 +139,7 @@ mod tests {
         // The master (2x2 at 1,1) goes right to 2,3: the 'o' at 1,3 and 2,3 are in its way.
         assert_eq!((r[0].row, r[0].col, r[0].cells_on_path), (1, 3, 1));
         assert_eq!((r[1].row, r[1].col, r[1].cells_on_path), (2, 3, 1));
-        assert!(r[2].cells_on_path == 0 && r[2].distance >= 1, "{r:?}");
+        assert!(r[2].cells_on_path == 0 && r[2].distance >= Some(1), "{r:?}");
         assert_eq!(r.len(), 4);
     }
 }
