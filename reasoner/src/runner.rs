@@ -173,6 +173,16 @@ pub(crate) enum RunError {
     Timeout(Duration),
 }
 
+/// Whether `program` names a file (a path), or a file found on `PATH`.
+fn findable(program: &str) -> bool {
+    let path = Path::new(program);
+    if path.components().count() > 1 {
+        return path.is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|dirs| std::env::split_paths(&dirs).any(|d| d.join(program).is_file()))
+}
+
 /// Least time a tool call gets, whatever `--attempt-timeout` says: tool
 /// calls take well under a second, and a timeout chosen to cut attempts
 /// short must not fail the set-up or turn a found solution into a failure
@@ -223,10 +233,18 @@ impl Runner {
     /// was not given).
     pub fn check_launch(&self, attempt: &str, limits: &RunLimits) -> Result<(), Error> {
         let job = self.job_spec(attempt, limits);
-        self.launcher
+        let line = self
+            .launcher
             .command_line(&self.solver, &[], &job)
-            .map(|_| ())
-            .map_err(Error::Usage)
+            .map_err(Error::Usage)?;
+        // A program that cannot be found would fail every attempt in turn.
+        match line.first() {
+            Some(program) if !findable(program) => {
+                let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+                Err(self.not_started(program, &missing))
+            }
+            _ => Ok(()),
+        }
     }
 
     fn job_spec<'a>(&self, name: &'a str, limits: &RunLimits) -> JobSpec<'a> {

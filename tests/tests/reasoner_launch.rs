@@ -147,7 +147,8 @@ fn a_job_the_cluster_refuses_is_a_failed_attempt_with_srun_s_message() {
         let why = a["error"].as_str().unwrap();
         assert!(why.contains("Unable to allocate resources"), "{why}");
     }
-    // Without srun at all, the attempts say what is missing.
+    // Without srun at all, the run is refused before any attempt (exit 2),
+    // saying what is missing, rather than failing every attempt in turn.
     let empty = dir.path("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = Command::new(end_to_end::reasoner_bin())
@@ -165,8 +166,13 @@ fn a_job_the_cluster_refuses_is_a_failed_attempt_with_srun_s_message() {
         .env("PATH", &empty)
         .output()
         .unwrap();
-    let report = json_of(&out);
-    let why = report["attempts"][0]["error"].as_str().unwrap();
+    let why = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{why}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(
         why.contains("cannot start `srun`") && why.contains("--launcher"),
         "{why}"
