@@ -106,15 +106,7 @@ pub fn run(args: &VerifyArgs) -> Result<i32, Failure> {
             }),
         ),
         Ok(r) => {
-            let message = format!(
-                "the moves are legal but end before reaching {} ({} of {total} goal sections reached)",
-                if r.goals_reached + 1 == total {
-                    "the goal".to_string()
-                } else {
-                    format!("subgoal {}", r.goals_reached + 1)
-                },
-                r.goals_reached
-            );
+            let message = r.shortfall(total);
             (
                 1,
                 format!(

@@ -82,13 +82,7 @@ pub fn improve(
 ) -> Result<Improved, ImproveError> {
     let first = match replay(puzzle, moves) {
         Ok(r) if r.solved => r,
-        Ok(r) => {
-            return Err(ImproveError::NotASolution(format!(
-                "the moves are legal but reach only {} of {} goal sections",
-                r.goals_reached,
-                puzzle.goals.len()
-            )))
-        }
+        Ok(r) => return Err(ImproveError::NotASolution(r.shortfall(puzzle.goals.len()))),
         Err(e) => return Err(ImproveError::NotASolution(e.to_string())),
     };
     let started = Instant::now();
