@@ -91,49 +91,46 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SolutionMove>, ParseError> {
         if line.is_empty() || line.starts_with('%') {
             continue;
         }
-        moves.push(parse_line(line).map_err(|(col, msg)| {
-            let col = raw.len() - raw.trim_start().len() + col;
-            ParseError::new(file, i + 1, col, msg)
-        })?);
+        moves.push(parse_line(raw).map_err(|(col, msg)| ParseError::new(file, i + 1, col, msg))?);
     }
     Ok(moves)
 }
 
-/// Parses one trimmed line; errors carry a 1-based column within it.
+/// Parses one line; errors carry the 1-based column of the token at fault
+/// (the end of the line for a missing one).
 fn parse_line(line: &str) -> Result<SolutionMove, (usize, String)> {
     let expected = "expected 'ID ROW,COL STEPS', e.g. '@ 3,1 DDL'";
-    let mut parts = line.split_whitespace();
-    let id_tok = parts.next().ok_or((1, expected.to_string()))?;
+    let toks = crate::formats::tokens(line);
+    let end = line.trim_end().chars().count() + 2;
+    let missing = |what: &str| (end, format!("missing {what}; {expected}"));
+    let &(id_col, id_tok) = toks.first().ok_or_else(|| missing("the block"))?;
     let mut id_chars = id_tok.chars();
-    let id = id_chars.next().ok_or((1, expected.to_string()))?;
+    let id = id_chars.next().ok_or_else(|| missing("the block"))?;
     if id_chars.next().is_some() {
         return Err((
-            1,
+            id_col,
             format!("block identifier '{id_tok}' must be one character; {expected}"),
         ));
     }
-    let at_col = line.find(char::is_whitespace).unwrap_or(line.len()) + 2;
-    let at = parts
-        .next()
-        .ok_or((at_col, format!("missing ROW,COL; {expected}")))?;
+    let &(at_col, at) = toks.get(1).ok_or_else(|| missing("ROW,COL"))?;
     let (row, col) = at
         .split_once(',')
         .and_then(|(r, c)| Some((r.parse().ok()?, c.parse().ok()?)))
         .ok_or((at_col, format!("'{at}' is not ROW,COL; {expected}")))?;
-    let steps_tok = parts
-        .next()
-        .ok_or((1, format!("missing steps (letters U, D, L, R); {expected}")))?;
+    let &(steps_col, steps_tok) = toks
+        .get(2)
+        .ok_or_else(|| missing("steps (letters U, D, L, R)"))?;
     let steps = steps_tok
         .chars()
         .map(Direction::from_letter)
         .collect::<Option<Vec<_>>>()
         .ok_or((
-            1,
+            steps_col,
             format!("steps '{steps_tok}' may contain only U, D, L and R"),
         ))?;
-    if let Some(extra) = parts.next() {
+    if let Some(&(extra_col, extra)) = toks.get(3) {
         return Err((
-            1,
+            extra_col,
             format!("unexpected '{extra}' after the steps; {expected}"),
         ));
     }
@@ -153,4 +150,35 @@ pub fn write(moves: &[SolutionMove]) -> String {
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every error names the line and the column of the token at fault
+    /// (indentation counted), or the end of the line for a missing one.
+    #[test]
+    fn errors_point_at_the_token_at_fault() {
+        for (text, at, says) in [
+            ("@ 1,2\n", "1:7", "missing steps"),
+            ("   @ 1,2 D x\n", "1:12", "unexpected 'x'"),
+            ("ab 1,2 D\n", "1:1", "must be one character"),
+            ("@ 1,2 DQ\n", "1:7", "may contain only U, D, L and R"),
+            ("% c\n@ 1;2 D\n", "2:3", "'1;2' is not ROW,COL"),
+            ("@\n", "1:3", "missing ROW,COL"),
+        ] {
+            let e = parse(text, "s.sol").unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("s.sol:{at}: ")) && e.contains(says),
+                "{text:?}: {e}"
+            );
+        }
+        let ok = parse("@ 1,2 DR\n  v 3,4 U  \n", "s.sol").unwrap();
+        assert_eq!(ok.len(), 2);
+        assert_eq!(
+            (ok[1].id, ok[1].row, ok[1].col, ok[1].steps.len()),
+            ('v', 3, 4, 1)
+        );
+    }
 }

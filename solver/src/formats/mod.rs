@@ -128,6 +128,28 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>, ParseError> {
     Ok(bytes)
 }
 
+/// The whitespace-separated tokens of `line` with their 1-based character
+/// columns, which every line-oriented reader (native headers, Rush Hour,
+/// tiles, solutions) reports errors at.
+pub fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (col, (i, ch)) in line.char_indices().enumerate() {
+        match (ch.is_whitespace(), start) {
+            (true, Some((c0, b0))) => {
+                out.push((c0 + 1, &line[b0..i]));
+                start = None;
+            }
+            (false, None) => start = Some((col, i)),
+            _ => {}
+        }
+    }
+    if let Some((c0, b0)) = start {
+        out.push((c0 + 1, &line[b0..]));
+    }
+    out
+}
+
 /// The text of a file, or an error naming the line and column of the first
 /// byte that is not UTF-8. A leading byte-order mark is skipped.
 pub fn decode<'a>(path: &str, bytes: &'a [u8]) -> Result<&'a str, ParseError> {

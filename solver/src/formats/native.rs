@@ -275,8 +275,8 @@ fn parse_declaration(file: &str, line: usize, text: &str) -> Result<BlockType, P
     }
     let mut slider = None;
     let mut offsets = vec![(0, 0)];
-    for (pos, tok) in split_tokens(&text[rest_start..]) {
-        let column = text[..rest_start + pos].chars().count() + 1;
+    // The first token is the identifier itself (a space follows it).
+    for (column, tok) in super::tokens(text).into_iter().skip(1) {
         let (axis, coords) = match tok.chars().next() {
             Some('|') => (Some(Axis::Vertical), &tok[1..]),
             Some('=') => (Some(Axis::Horizontal), &tok[1..]),
@@ -323,26 +323,6 @@ fn describe(c: char) -> String {
     } else {
         format!("'{c}'")
     }
-}
-
-/// Whitespace-separated tokens with their byte offsets.
-fn split_tokens(s: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, ch) in s.char_indices() {
-        match (ch.is_whitespace(), start) {
-            (true, Some(st)) => {
-                out.push((st, &s[st..i]));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(st) = start {
-        out.push((st, &s[st..]));
-    }
-    out
 }
 
 /// Hands the board, the declared types, the start grid's blocks and the

@@ -39,30 +39,10 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Puzzle>, ParseError> {
     Ok(out)
 }
 
-/// Whitespace-separated tokens with their 1-based character columns.
-fn tokens(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    for (col, (i, ch)) in line.char_indices().enumerate() {
-        match (ch.is_whitespace(), start) {
-            (true, Some((c0, b0))) => {
-                out.push((c0 + 1, &line[b0..i]));
-                start = None;
-            }
-            (false, None) => start = Some((col, i)),
-            _ => {}
-        }
-    }
-    if let Some((c0, b0)) = start {
-        out.push((c0 + 1, &line[b0..]));
-    }
-    out
-}
-
 /// Parses one line `MOVES BOARD CLUSTER` (the numbers are optional).
 pub fn parse_line(line: &str, line_no: usize, file: &str) -> Result<Puzzle, ParseError> {
     let err = |column: usize, message: String| ParseError::new(file, line_no, column, message);
-    let toks = tokens(line);
+    let toks = super::tokens(line);
     let expected = "expected 'MOVES BOARD CLUSTER' or a board alone, e.g. \
                     '5 ooooooooooooAAoooooooooooooooooooooo 21'";
     let is_number = |t: &str| t.chars().all(|c| c.is_ascii_digit());

@@ -119,32 +119,17 @@ pub fn parse_line(
 /// The whole numbers of a line with their 1-based columns, or the column of
 /// the first token that is not one and the message.
 fn numbers(line: &str) -> Result<Vec<(usize, u64)>, (usize, String)> {
-    let mut numbers = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    let mut push = |col: usize, tok: &str| {
-        let n = tok.parse::<u64>().map_err(|_| {
-            (
-                col,
-                format!("'{tok}' is not a tile number (whole numbers, 0 for the blank)"),
-            )
-        })?;
-        numbers.push((col, n));
-        Ok(())
-    };
-    for (col, (i, ch)) in line.char_indices().enumerate() {
-        match (ch.is_whitespace(), start) {
-            (true, Some((c0, b0))) => {
-                push(c0 + 1, &line[b0..i])?;
-                start = None;
-            }
-            (false, None) => start = Some((col, i)),
-            _ => {}
-        }
-    }
-    if let Some((c0, b0)) = start {
-        push(c0 + 1, &line[b0..])?;
-    }
-    Ok(numbers)
+    super::tokens(line)
+        .into_iter()
+        .map(|(col, tok)| {
+            tok.parse::<u64>().map(|n| (col, n)).map_err(|_| {
+                (
+                    col,
+                    format!("'{tok}' is not a tile number (whole numbers, 0 for the blank)"),
+                )
+            })
+        })
+        .collect()
 }
 
 /// Where each tile number is (its board index, row-major), when the numbers
