@@ -26,6 +26,9 @@
 //! | [`split`]      | the door split: the master's region, the others, then the whole puzzle |
 //! | [`park`]       | parking the blocks on the master's way, round by round, as goal sections |
 //! | [`restart`]    | restarts from the best positions of a stopped attempt |
+//! | [`budget`]     | the whole run's `--time-budget` and `--position-budget`, spread over the phases |
+//! | [`progress`]   | the progress bar over the attempts |
+//! | [`error`]      | the reasoner's errors and their exit codes |
 //! | [`interrupt`]  | SIGINT/SIGTERM as a value the cycle watches |
 //! | [`flags`]      | the numeric flags' valid ranges, checked while parsing |
 //! | [`report`]     | the report: text table and JSON |

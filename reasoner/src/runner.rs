@@ -144,8 +144,10 @@ pub struct RunLimits {
 }
 
 /// Reads one line of `solver solve --json` into the shared result type:
-/// every field the contract (`docs/json-result.md`) promises must be there,
-/// fields added later are ignored.
+/// the fields of the contract (`docs/json-result.md`) must be there, but for
+/// those added after it was first written (`spill_disk_bytes`,
+/// `encoding_reason`), which take their defaults when an older solver
+/// leaves them out; fields this reasoner does not know are ignored.
 pub fn parse_solve_output(text: &str) -> Result<SolveReport, String> {
     serde_json::from_str(text.trim()).map_err(|e| {
         let shown: String = text.trim().chars().take(80).collect();

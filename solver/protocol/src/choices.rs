@@ -1,7 +1,7 @@
 //! The parameters that take one of a few fixed named values (algorithm,
 //! resting-block pruning, metric, encoding; the heuristics are an open set,
 //! see [`crate::heuristic`]). Each is declared once with
-//! [`choices!`]: its spelling on the command line, in the JSON and in case
+//! `choices!`: its spelling on the command line, in the JSON and in case
 //! bases is the one string written beside the variant, and its default is
 //! named in the declaration.
 

@@ -1,5 +1,6 @@
-//! The vocabulary the solver and the reasoner share (DESIGN.md: "shared types,
-//! not shared code paths"): the parameters of a search with their names,
+//! The vocabulary the solver and the reasoner share (the architecture sketch,
+//! `shared/DESIGN.md` beside the repository: "shared types, not shared code
+//! paths"): the parameters of a search with their names,
 //! defaults and valid ranges, the JSON result of `solver solve --json`, and
 //! the feature names of `solver features --json`. Heuristics and prunings
 //! are open sets, declared in the solver's own files and described here by

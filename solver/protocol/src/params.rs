@@ -28,7 +28,7 @@ pub struct SearchParams {
     #[serde(flatten, deserialize_with = "pruning::read_settings")]
     pub prunings: PruningSettings,
     /// Every recorded option of the registered heuristics by its JSON name
-    /// (`h2` [A,B,C], `pdb.patterns`, `pdb.memory`: declared in each
+    /// (`h2` `[A,B,C]`, `pdb.patterns`, `pdb.memory`: declared in each
     /// heuristic's file), each a key of `params` or of an object in it; an
     /// option left out has its default.
     #[serde(flatten, deserialize_with = "options::read_settings")]

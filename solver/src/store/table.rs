@@ -39,7 +39,7 @@ pub enum Insert {
     Present { slot: usize, payload: u64 },
 }
 
-/// Aligned to a cache line: the shards of a [`VisitedSet`] sit side by side
+/// Aligned to a cache line: the shards of a [`VisitedSet`](super::VisitedSet) sit side by side
 /// in one vector, and under parallel insertion two threads update the `len`
 /// of neighbouring shards (the last of one group, the first of the next).
 #[derive(Clone, Debug)]
