@@ -244,6 +244,43 @@ pub async fn run(
             return Ok(report(puzzle, sim, config, nothing, None, true));
         }
     };
+    let (mut progress, reused) = plan_attempts(&found, cb, config, &space);
+    let hard = variant::Context {
+        cb,
+        sim,
+        config,
+        reuse: &reused,
+        space: &space,
+    };
+    let finished = stop
+        .until(attempts(&runner, puzzle, &hard, &mut progress))
+        .await
+        .is_some();
+    progress.bar.finish();
+    let mut report = report(puzzle, sim, config, found, Some(progress), !finished);
+    let first_solution_ms =
+        (report.status == RunStatus::Solved).then(|| config.budget.elapsed_ms());
+    if finished && config.improve {
+        let phase = improve::run(&runner, puzzle, &mut report, &config.budget);
+        stop.until(phase).await;
+    }
+    report.budget = BudgetReport {
+        first_solution_ms,
+        ..config.budget.report()
+    };
+    Ok(report)
+}
+
+/// The cycle's plan from what was retrieved: the retrieved cases'
+/// parameters (a fluid case only where the puzzle has units), then the
+/// general settings, then the proximity search over `space`. Returns the
+/// attempts' state and the reused parameter sets (the variant phase's).
+fn plan_attempts(
+    found: &Retrieval,
+    cb: &CaseBase,
+    config: &CycleConfig,
+    space: &Space,
+) -> (Progress, Vec<(String, ParamSet)>) {
     let spaces = found
         .features
         .features
@@ -276,36 +313,13 @@ pub async fn run(
     )
     .with_general(general)
     .with_space(space.clone());
-    let mut progress = Progress {
+    let progress = Progress {
         planner,
         done: Vec::new(),
         first,
         bar: WaveProgress::new(config.attempts, config.progress),
     };
-    let hard = variant::Context {
-        cb,
-        sim,
-        config,
-        reuse: &reused,
-        space: &space,
-    };
-    let finished = stop
-        .until(attempts(&runner, puzzle, &hard, &mut progress))
-        .await
-        .is_some();
-    progress.bar.finish();
-    let mut report = report(puzzle, sim, config, found, Some(progress), !finished);
-    let first_solution_ms =
-        (report.status == RunStatus::Solved).then(|| config.budget.elapsed_ms());
-    if finished && config.improve {
-        let phase = improve::run(&runner, puzzle, &mut report, &config.budget);
-        stop.until(phase).await;
-    }
-    report.budget = BudgetReport {
-        first_solution_ms,
-        ..config.budget.report()
-    };
-    Ok(report)
+    (progress, reused)
 }
 
 /// Charges what the attempts examined to the run's budget. A `variant`

@@ -799,8 +799,13 @@ fn bench_measures_the_encodings_named_as_for_encoding() {
         err.contains("states no reachable count") && err.contains("--max-positions"),
         "{err}"
     );
-    // Stopped after 1,000 positions examined: at least the positions
-    // stored by then, more than examined and fewer than the whole space.
+}
+
+/// `bench --max-positions`: stopped after 1,000 positions examined, a row
+/// says "at least" the positions stored by then, more than examined and
+/// fewer than the whole space, and no hint is printed.
+#[test]
+fn bench_stopped_by_max_positions_says_at_least() {
     let out = solver(&[
         "bench",
         "puzzles/klotski/classic.txt",
@@ -833,6 +838,10 @@ fn bench_measures_the_encodings_named_as_for_encoding() {
         stored.len() == 1 && (1000..25955).contains(&stored[0]),
         "{table}"
     );
+}
+
+#[test]
+fn bench_refuses_an_unknown_encoding_naming_the_known_ones() {
     let out = solver(&[
         "bench",
         "puzzles/klotski/classic.txt",

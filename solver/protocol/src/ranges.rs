@@ -378,7 +378,13 @@ mod tests {
 
     #[test]
     fn the_defaults_lie_in_their_ranges() {
-        assert!(weight().check(1.0).is_ok());
-        assert!(numeric_flag("solve", "threads").check(1.0).is_ok());
+        let defaults = crate::params::SearchParams::default();
+        assert_eq!(defaults.check_ranges(), Ok(()));
+        // And the check can fail: a weight below the range is refused.
+        let light = crate::params::SearchParams {
+            weight: 0.5,
+            ..defaults
+        };
+        assert!(light.check_ranges().unwrap_err().contains("--weight"));
     }
 }
