@@ -277,15 +277,7 @@ pub fn solve(
         let start = current
             .take()
             .unwrap_or_else(|| start_state(puzzle, &engine));
-        if k == 0 {
-            out.start_distance = engine.geometry.goal_distance(&start);
-        }
-        out.encoding = engine.encoding.name();
-        out.encoding_reason.clone_from(&engine.encoding_reason);
-        out.key_bits = engine.encoding.key_bits();
-        // The first section starts from the puzzle's start, which the
-        // parity argument may already rule out (tile puzzles).
-        out.by_parity = k == 0 && super::parity::unreachable(puzzle, &engine.geometry);
+        describe_section(&mut out, puzzle, &engine, &start, k);
         let ending = if out.by_parity {
             Ending::Exhausted
         } else {
@@ -333,6 +325,25 @@ pub fn solve(
     }
     progress.finish();
     Ok(out.finished(puzzle, solution, current, started))
+}
+
+/// Records in `out` what section `k`'s engine chose (the encoding) and, for
+/// the first section, which starts from the puzzle's start, its distance to
+/// the goal and whether the tiles' parity already rules the goal out.
+fn describe_section(
+    out: &mut SolveOutput,
+    puzzle: &Puzzle,
+    engine: &Engine,
+    start: &State,
+    k: usize,
+) {
+    if k == 0 {
+        out.start_distance = engine.geometry.goal_distance(start);
+        out.by_parity = super::parity::unreachable(puzzle, &engine.geometry);
+    }
+    out.encoding = engine.encoding.name();
+    out.encoding_reason.clone_from(&engine.encoding_reason);
+    out.key_bits = engine.encoding.key_bits();
 }
 
 /// The puzzle's start position as a search state (the first section's start).
