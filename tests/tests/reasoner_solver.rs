@@ -28,6 +28,17 @@ fn reasoner(args: &[&str]) -> Output {
     out
 }
 
+/// A copy of `casebase/example.toml` in `dir`, to change or to check unchanged.
+fn example_casebase(dir: &Scratch) -> PathBuf {
+    let cb = dir.path("cb.toml");
+    std::fs::copy(
+        end_to_end::workspace_root().join("casebase/example.toml"),
+        &cb,
+    )
+    .unwrap();
+    cb
+}
+
 /// A case base with one case for `puzzle`: its real features (from
 /// `solver features`) and the given TOML parameter lines.
 fn casebase_for(dir: &Scratch, puzzle: &str, name: &str, params: &str) -> PathBuf {
@@ -399,12 +410,7 @@ fn a_puzzle_without_a_goal_is_refused_before_any_attempt() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no goal section"));
-    let cb = dir.path("cb.toml");
-    std::fs::copy(
-        end_to_end::workspace_root().join("casebase/example.toml"),
-        &cb,
-    )
-    .unwrap();
+    let cb = example_casebase(&dir);
     let before = std::fs::read(&cb).unwrap();
     let out = reasoner(&[
         "solve",
@@ -434,12 +440,7 @@ fn a_puzzle_without_a_goal_is_refused_before_any_attempt() {
 #[test]
 fn the_attempt_timeout_does_not_cut_the_set_up_calls() {
     let dir = Scratch::new("setup-timeout");
-    let cb = dir.path("cb.toml");
-    std::fs::copy(
-        end_to_end::workspace_root().join("casebase/example.toml"),
-        &cb,
-    )
-    .unwrap();
+    let cb = example_casebase(&dir);
     for _ in 0..3 {
         let out = reasoner(&[
             "solve",
@@ -473,12 +474,7 @@ fn the_attempt_timeout_does_not_cut_the_set_up_calls() {
 #[test]
 fn casebase_add_tells_bad_input_from_not_solved() {
     let dir = Scratch::new("add-exit");
-    let cb = dir.path("cb.toml");
-    std::fs::copy(
-        end_to_end::workspace_root().join("casebase/example.toml"),
-        &cb,
-    )
-    .unwrap();
+    let cb = example_casebase(&dir);
     let before = std::fs::read(&cb).unwrap();
     let quick = puzzle("puzzles/quickstart.txt");
     for (extra, code, says) in [
