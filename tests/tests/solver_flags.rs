@@ -52,6 +52,22 @@ fn values_outside_the_range_exit_2_naming_flag_and_range() {
     }
 }
 
+/// `--width` and `--blank-last` describe tile puzzles: without `--from
+/// tiles` they are refused (exit 2) instead of silently ignored.
+#[test]
+fn tile_options_need_from_tiles() {
+    for args in [
+        ["show", CLASSIC, "--width", "4"].as_slice(),
+        ["solve", CLASSIC, "--blank-last"].as_slice(),
+    ] {
+        let out = solver(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("add --from tiles"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?} printed a result");
+    }
+}
+
 /// Runs the solver with `args`, measured (exit code, output, peak RSS).
 fn measured(args: &[&str]) -> Measured {
     let mut command = Command::new(solver_bin());

@@ -97,6 +97,11 @@ impl PuzzleInput {
     }
 
     fn read(&self, need_goal: bool) -> Result<Vec<Puzzle>, Failure> {
+        if (self.width.is_some() || self.blank_last) && self.from != Some(Format::Tiles) {
+            return Err(Failure::input(
+                "--width and --blank-last describe tile puzzles: add --from tiles, or drop them",
+            ));
+        }
         let options = ImportOptions {
             width: self.width,
             blank_last: self.blank_last,
