@@ -286,3 +286,37 @@ fn bad_pdb_settings_exit_2_with_what_to_change() {
         assert!(err.contains(expected), "{args:?}: {err}");
     }
 }
+
+/// `--time-limit` covers the pattern-database build: on a 100x100 board of
+/// 1x1 blocks, whose table takes minutes to build, a 1-second limit ends the
+/// run with `limit_reached` (`time_limit`) within seconds, where the build
+/// ran on past a minute before; the stopped table is not cached.
+#[test]
+fn the_time_limit_stops_a_long_table_build() {
+    let cache = folder("deadline");
+    let started = std::time::Instant::now();
+    let out = solver(&[
+        "solve",
+        "puzzles/special/huge_1x1.txt",
+        "--algorithm",
+        "astar",
+        "--heuristic",
+        "pdb",
+        "--pdb-cache",
+        cache.to_str().unwrap(),
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    let secs = started.elapsed().as_secs_f64();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{r}");
+    assert_eq!(
+        (r["status"].as_str(), r["limit"].as_str()),
+        (Some("limit_reached"), Some("time_limit")),
+        "{r}"
+    );
+    assert!(secs < 30.0, "took {secs:.1} s");
+    let cached = std::fs::read_dir(&cache).map_or(0, |d| d.count());
+    assert_eq!(cached, 0, "a stopped table was cached");
+}

@@ -3,6 +3,7 @@
 
 use super::{Ending, Engine, Limit, Progress, SearchError, Stats};
 use crate::encoding::PositionEncoding;
+use crate::heuristics::pdb::BuildDeadline;
 use crate::model::{Position, Puzzle};
 use crate::moves::State;
 use crate::params::{Algorithm, Limits, SearchParams};
@@ -258,6 +259,7 @@ pub fn solve(
         super::fluid::check(puzzle, params, limits, &locked)?;
     }
     let started = std::time::Instant::now();
+    let _builds_stop = build_deadline(limits, started);
     let mut progress = options.progress;
     let mut kept: Vec<VisitedSet> = Vec::new();
     let mut out = SolveOutput::unstarted(puzzle);
@@ -325,6 +327,15 @@ pub fn solve(
     }
     progress.finish();
     Ok(out.finished(puzzle, solution, current, started))
+}
+
+/// Pattern-database builds of this search stop at its `--time-limit`
+/// (counted from `started`), until the value is dropped.
+fn build_deadline(limits: &Limits, started: std::time::Instant) -> BuildDeadline {
+    let deadline = limits
+        .time_limit_seconds
+        .and_then(|s| started.checked_add(std::time::Duration::try_from_secs_f64(s).ok()?));
+    BuildDeadline::set(deadline)
 }
 
 /// Records in `out` what section `k`'s engine chose (the encoding) and, for

@@ -12,8 +12,15 @@
 //! lowered with an atomic minimum, so exactly the thread that lowers it
 //! queues it, for the next round of this layer (a zero-cost move) or for
 //! the next layer.
+//!
+//! A build given a deadline (the search's `--time-limit`) stops between
+//! rounds once it has passed, and gives every entry not reached yet the
+//! distance of the layer being expanded: every nearer entry is reached by
+//! then, so that value is a lower bound and the table stays admissible, only
+//! weaker. Such a table is never cached.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
 
 use super::abstraction::Abstraction;
 use crate::moves::{State, NO_OWNER};
@@ -25,9 +32,16 @@ pub const UNSEEN: u8 = u8::MAX;
 const CHUNK: usize = 1 << 12;
 
 /// The distance table of `abs`, one byte per rank, filled on `threads`
-/// threads. `progress` is called after each round with the entries reached
-/// so far and the current distance, so a long build can show how far it is.
-pub fn fill(abs: &mut Abstraction, threads: usize, progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
+/// threads, and whether it is complete (false: stopped at `deadline`, see
+/// the module's doc). `progress` is called after each round with the
+/// entries reached so far and the current distance, so a long build can
+/// show how far it is.
+pub fn fill(
+    abs: &mut Abstraction,
+    threads: usize,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(u64, u8),
+) -> (Vec<u8>, bool) {
     let dist: Vec<AtomicU8> = (0..abs.size).map(|_| AtomicU8::new(UNSEEN)).collect();
     let mut current: Vec<u32> = Vec::new();
     let mut state = State::new(&abs.puzzle);
@@ -40,9 +54,15 @@ pub fn fill(abs: &mut Abstraction, threads: usize, progress: &mut dyn FnMut(u64,
     let mut workers: Vec<Abstraction> = (0..threads.max(1)).map(|_| abs.clone()).collect();
     let reached = AtomicU64::new(current.len() as u64);
     let mut d: u8 = 0;
-    while !current.is_empty() && d < UNSEEN - 1 {
+    let late = || deadline.is_some_and(|t| Instant::now() >= t);
+    let mut complete = true;
+    'layers: while !current.is_empty() && d < UNSEEN - 1 {
         let mut next = Vec::new();
         while !current.is_empty() {
+            if late() {
+                complete = false;
+                break 'layers;
+            }
             let (same, later) = expand(&mut workers, &current, &dist, d, &reached);
             next.extend(later);
             current = same;
@@ -52,7 +72,12 @@ pub fn fill(abs: &mut Abstraction, threads: usize, progress: &mut dyn FnMut(u64,
         d += 1;
         progress(reached.load(Relaxed), d);
     }
-    dist.into_iter().map(AtomicU8::into_inner).collect()
+    let unreached = if complete { UNSEEN } else { d };
+    let table = dist.into_iter().map(AtomicU8::into_inner);
+    let table = table
+        .map(|v| if v == UNSEEN { unreached } else { v })
+        .collect();
+    (table, complete)
 }
 
 /// Expands the states of `round` still at distance `d`, one thread per

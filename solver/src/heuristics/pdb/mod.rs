@@ -115,6 +115,32 @@ impl Table {
     }
 }
 
+thread_local! {
+    /// When table builds on this thread stop: the time limit of the search
+    /// that asked for them ([`BuildDeadline`]).
+    static BUILD_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Holds the time by which the pattern-database builds of a search on this
+/// thread stop (its `--time-limit`), until dropped. A stopped build gives
+/// an admissible but weaker table ([`build`]'s doc), and the search then
+/// stops at once on its own time limit, instead of the build running on
+/// past the limit. Abstraction tables only: a tile puzzle's tables build in
+/// seconds.
+pub struct BuildDeadline(Option<Instant>);
+
+impl BuildDeadline {
+    pub fn set(deadline: Option<Instant>) -> BuildDeadline {
+        BuildDeadline(BUILD_DEADLINE.replace(deadline))
+    }
+}
+
+impl Drop for BuildDeadline {
+    fn drop(&mut self) {
+        BUILD_DEADLINE.set(self.0);
+    }
+}
+
 /// Loads or builds every table of `plan` (building on `threads` threads);
 /// `cache` off when `None`. A cache that cannot be written is reported on
 /// stderr and the search goes on.
@@ -147,13 +173,19 @@ pub fn load_tables(
                     }
                     let bar = build_bar(announce, abstraction.size);
                     let started = Instant::now();
-                    let values = build::fill(&mut abstraction, threads, &mut |reached, depth| {
-                        bar.set_position(reached);
-                        bar.set_message(format!("distance {depth}"));
-                    });
+                    let deadline = BUILD_DEADLINE.get();
+                    let (values, complete) = build::fill(
+                        &mut abstraction,
+                        threads,
+                        deadline,
+                        &mut |reached, depth| {
+                            bar.set_position(reached);
+                            bar.set_message(format!("distance {depth}"));
+                        },
+                    );
                     bar.finish_and_clear();
                     let build_ms = started.elapsed().as_millis() as u64;
-                    if let Some(dir) = cache_dir {
+                    if let Some(dir) = cache_dir.filter(|_| complete) {
                         if let Err(e) = cache::store(dir, &key, &values) {
                             eprintln!(
                                 "warning: cannot cache a pattern database in {}: {e} \

@@ -247,3 +247,34 @@ fn tile_tables_count_four_bits_per_entry_and_the_budget_picks_the_partition() {
     let err = plan(9 * 8 * 7 * 6 / 2 - 1).expect_err("one byte short");
     assert!(err.contains("need 1512 bytes"), "{err}");
 }
+
+/// A build stopped at its deadline never exceeds the complete table, entry
+/// by entry (so it stays admissible), and keeps no "unreached" mark; one
+/// that finished in time is the complete table. A deadline already past
+/// expands nothing: every entry is 0.
+#[test]
+fn a_build_stopped_at_its_deadline_stays_below_the_complete_table() {
+    use std::time::{Duration, Instant};
+    let p = doors_and_sliders();
+    let geometry = Geometry::new(&p, p.goals.first());
+    let counted = ['h', 'v'].map(|id| p.type_range(p.type_by_id(id).unwrap()).start);
+    let pattern = Pattern {
+        counted: counted.to_vec(),
+        merged: Vec::new(),
+    };
+    let mut abs = Abstraction::new(&p, &geometry, &pattern, Metric::Steps).unwrap();
+    let (full, complete) = super::build::fill(&mut abs, 1, None, &mut |_, _| {});
+    assert!(complete && full.iter().any(|&v| v > 2));
+    for micros in [50, 200, 1_000, 5_000] {
+        let deadline = Instant::now() + Duration::from_micros(micros);
+        let (part, done) = super::build::fill(&mut abs, 1, Some(deadline), &mut |_, _| {});
+        assert!(part.iter().zip(&full).all(|(a, b)| a <= b), "{micros} us");
+        if done {
+            assert_eq!(part, full);
+        } else {
+            assert!(!part.contains(&super::build::UNSEEN), "{micros} us");
+        }
+    }
+    let (part, done) = super::build::fill(&mut abs, 1, Some(Instant::now()), &mut |_, _| {});
+    assert!(!done && part.iter().all(|&v| v == 0));
+}
