@@ -255,16 +255,22 @@ fn unreadable_puzzles_give_a_nonzero_exit_and_empty_stdout() {
     let garbage = dir.write("garbage.txt", "!\nthis is not a puzzle\n!\n");
     let empty = dir.write("empty.txt", "");
     let missing = dir.0.join("missing.txt");
-    for path in [&garbage, &empty, &missing] {
+    for (path, says) in [
+        (&garbage, ":2:2: a block identifier is one character"),
+        (&empty, ":0:0: empty file: no puzzle in it"),
+        (&missing, ":0:0: cannot read file"),
+    ] {
         for json in [true, false] {
             let mut args = vec!["features", path.to_str().unwrap()];
             if json {
                 args.push("--json");
             }
             let (out, _) = run(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{args:?}");
             assert!(out.stdout.is_empty(), "{args:?} printed {:?}", out.stdout);
-            assert!(!out.stderr.is_empty(), "{args:?} gave no message");
+            let at = format!("{}{says}", path.display());
+            assert!(err.contains(&at), "{args:?}: {err}");
         }
     }
     // A bad budget is bad input too.

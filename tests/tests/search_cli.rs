@@ -714,28 +714,29 @@ fn metric_moves_counts_and_optima_agree_for_every_encoding_and_thread_count() {
     }
 }
 
+/// Bad search options exit 2 before any search, each naming what is wrong.
 #[test]
 fn bad_search_options_exit_2() {
-    for args in [
-        vec!["solve", "puzzles/klotski/classic.txt", "--lock", "Z"],
-        vec!["solve", "puzzles/klotski/classic.txt", "--h2", "1,2"],
-        vec![
-            "solve",
-            "puzzles/klotski/classic.txt",
-            "--max-memory",
-            "lots",
-        ],
-        vec![
-            "solve",
-            "puzzles/klotski/classic.txt",
-            "--algorithm",
-            "bidir",
-        ],
+    let classic = "puzzles/klotski/classic.txt";
+    for (extra, says) in [
+        (
+            ["--lock", "Z"],
+            "--lock names block 'Z', which the puzzle does not have",
+        ),
+        (["--h2", "1,2"], "--h2 takes 3 comma-separated values"),
+        (["--max-memory", "lots"], "--max-memory takes a byte count"),
+        (
+            ["--algorithm", "bidir"],
+            "needs a goal that fixes every block",
+        ),
     ] {
+        let mut args = vec!["solve", classic];
+        args.extend(extra);
         let out = solver(&args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(out.stdout.is_empty());
-        assert!(!out.stderr.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
     }
 }
 
