@@ -20,13 +20,17 @@ impl Interrupt {
     pub fn listen() -> Interrupt {
         use tokio::signal::unix::{signal, SignalKind};
         let (tx, rx) = watch::channel(None);
+        // The handlers are installed here, before anything is started, not
+        // in the task: a task may first run after the reasoner has started
+        // a solver, and a signal before then would kill the reasoner
+        // outright (no report, its solvers left running).
+        let (Ok(mut int), Ok(mut term)) = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) else {
+            return Interrupt { rx };
+        };
         tokio::spawn(async move {
-            let (Ok(mut int), Ok(mut term)) = (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-            ) else {
-                return;
-            };
             let code = tokio::select! {
                 _ = int.recv() => 130,
                 _ = term.recv() => 143,

@@ -222,6 +222,14 @@ fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize,
     if let Some(r) = &case.params.variant {
         check_recipe(r).map_err(|(key, m)| (line_of(key), format!("variant: {m}")))?;
     }
+    if let Some(t) = &case.outcome.found_at {
+        if !is_utc_time(t) {
+            return Err((
+                line_of("found_at"),
+                format!("found_at is a UTC time YYYY-MM-DDTHH:MM:SSZ (as the reasoner writes it), got {t:?}"),
+            ));
+        }
+    }
     if let Some(h) = &case.provenance.sha256 {
         if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err((
@@ -231,6 +239,36 @@ fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize,
         }
     }
     Ok(())
+}
+
+/// Whether `t` reads `YYYY-MM-DDTHH:MM:SSZ` with each field in its range.
+fn is_utc_time(t: &str) -> bool {
+    let b = t.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .filter(|d| d.iter().all(u8::is_ascii_digit))
+            .map(|_| t[r].parse::<u32>().unwrap_or(u32::MAX))
+    };
+    let shape = b.len() == 20
+        && [
+            (4, b'-'),
+            (7, b'-'),
+            (10, b'T'),
+            (13, b':'),
+            (16, b':'),
+            (19, b'Z'),
+        ]
+        .iter()
+        .all(|&(i, c)| b[i] == c);
+    let fields = [
+        digits(5..7).is_some_and(|m| (1..=12).contains(&m)),
+        digits(8..10).is_some_and(|d| (1..=31).contains(&d)),
+        digits(11..13).is_some_and(|h| h < 24),
+        digits(14..16).is_some_and(|m| m < 60),
+        digits(17..19).is_some_and(|s| s < 61),
+        digits(0..4).is_some(),
+    ];
+    shape && fields.iter().all(|&ok| ok)
 }
 
 /// What is wrong with a variant recipe, and at which key: the values
@@ -664,6 +702,34 @@ mod tests {
         let unloaded = CaseBase::parse(&std::fs::read_to_string(&path).unwrap(), &path);
         let err = unloaded.unwrap().check_against(&space).unwrap_err();
         assert!(err.to_string().starts_with("case base: case "), "{err}");
+    }
+
+    /// A `found_at` that is not a UTC time as the reasoner writes it is
+    /// refused at its line.
+    #[test]
+    fn found_at_must_be_a_utc_time() {
+        let mut cb = CaseBase::new();
+        cb.cases.push(case("t"));
+        let good = toml::to_string(&cb).unwrap();
+        assert!(CaseBase::parse(&good, Path::new("cb.toml")).is_ok());
+        for bad in [
+            "yesterday",
+            "2026-13-01T00:00:00Z",
+            "2026-01-01 00:00:00Z",
+            "2026-01-01T00:00:00",
+        ] {
+            let text = good.replace("2026-01-01T00:00:00Z", bad);
+            let line = text.lines().position(|l| l.contains(bad)).unwrap() + 1;
+            let err = CaseBase::parse(&text, Path::new("cb.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.starts_with(&format!("cb.toml:{line}:"))
+                    && err.contains("found_at is a UTC time"),
+                "{bad}: {err}"
+            );
+        }
+        assert!(is_utc_time(&crate::casebase::schema::utc_now()));
     }
 
     /// A variant recipe with a value `solver variant` does not know is
