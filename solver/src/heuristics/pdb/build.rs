@@ -13,14 +13,16 @@
 //! queues it, for the next round of this layer (a zero-cost move) or for
 //! the next layer.
 //!
-//! A build given a deadline (the search's `--time-limit`) stops between
-//! rounds once it has passed, and gives every entry not reached yet the
-//! distance of the layer being expanded: every nearer entry is reached by
-//! then, so that value is a lower bound and the table stays admissible, only
-//! weaker. Such a table is never cached.
+//! A build told to stop (the search's `--time-limit` has passed) stops
+//! between rounds of layer d and caps every entry at d: the layers before d
+//! are complete, so every entry truly nearer than d holds its distance, and
+//! every other entry's true distance is at least d. The cap matters for the
+//! entries a counted move of layer d has already set to d + 1, which a
+//! zero-cost move later in the layer might have lowered to d, and for those
+//! not reached at all. The table stays admissible, only weaker; it is never
+//! cached.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
-use std::time::Instant;
 
 use super::abstraction::Abstraction;
 use crate::moves::{State, NO_OWNER};
@@ -32,14 +34,14 @@ pub const UNSEEN: u8 = u8::MAX;
 const CHUNK: usize = 1 << 12;
 
 /// The distance table of `abs`, one byte per rank, filled on `threads`
-/// threads, and whether it is complete (false: stopped at `deadline`, see
-/// the module's doc). `progress` is called after each round with the
-/// entries reached so far and the current distance, so a long build can
+/// threads, and whether it is complete (false: `stop` said so before a
+/// round, see the module's doc). `progress` is called after each round with
+/// the entries reached so far and the current distance, so a long build can
 /// show how far it is.
 pub fn fill(
     abs: &mut Abstraction,
     threads: usize,
-    deadline: Option<Instant>,
+    stop: &mut dyn FnMut() -> bool,
     progress: &mut dyn FnMut(u64, u8),
 ) -> (Vec<u8>, bool) {
     let dist: Vec<AtomicU8> = (0..abs.size).map(|_| AtomicU8::new(UNSEEN)).collect();
@@ -54,12 +56,11 @@ pub fn fill(
     let mut workers: Vec<Abstraction> = (0..threads.max(1)).map(|_| abs.clone()).collect();
     let reached = AtomicU64::new(current.len() as u64);
     let mut d: u8 = 0;
-    let late = || deadline.is_some_and(|t| Instant::now() >= t);
     let mut complete = true;
     'layers: while !current.is_empty() && d < UNSEEN - 1 {
         let mut next = Vec::new();
         while !current.is_empty() {
-            if late() {
+            if stop() {
                 complete = false;
                 break 'layers;
             }
@@ -72,11 +73,8 @@ pub fn fill(
         d += 1;
         progress(reached.load(Relaxed), d);
     }
-    let unreached = if complete { UNSEEN } else { d };
-    let table = dist.into_iter().map(AtomicU8::into_inner);
-    let table = table
-        .map(|v| if v == UNSEEN { unreached } else { v })
-        .collect();
+    let cap = if complete { UNSEEN } else { d };
+    let table = dist.into_iter().map(|v| v.into_inner().min(cap)).collect();
     (table, complete)
 }
 

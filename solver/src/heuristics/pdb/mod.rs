@@ -174,10 +174,11 @@ pub fn load_tables(
                     let bar = build_bar(announce, abstraction.size);
                     let started = Instant::now();
                     let deadline = BUILD_DEADLINE.get();
+                    let mut late = || deadline.is_some_and(|t| Instant::now() >= t);
                     let (values, complete) = build::fill(
                         &mut abstraction,
                         threads,
-                        deadline,
+                        &mut late,
                         &mut |reached, depth| {
                             bar.set_position(reached);
                             bar.set_message(format!("distance {depth}"));
