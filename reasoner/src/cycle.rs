@@ -196,14 +196,9 @@ async fn retrieve_and_list(
         runner.space(timeout)
     )?;
     // Every attempt would be refused for the same reason: say it once.
-    if found
-        .features
-        .features
-        .get("goal_blocks")
-        .is_some_and(|g| g.hi == 0.0)
-    {
+    if found.features.goal_sections == Some(0) {
         return Err(Error::Puzzle(format!(
-            "{}: the puzzle has no goal (no goal section, or one that places no block): nothing to solve; add a goal grid after the start grid (docs/format.md)",
+            "{}: the puzzle has no goal section, so there is nothing to solve: after the start grid, draw where the blocks must go (docs/format.md)",
             puzzle.display()
         )));
     }

@@ -146,6 +146,10 @@ pub struct FeatureReport {
     /// similarity never sees it; the planner adds a fluid attempt by it.
     #[serde(skip_serializing_if = "is_zero")]
     pub fluid_units: u64,
+    /// The puzzle's goal sections, from a solver that reports them (0: no
+    /// goal, nothing to solve). Not a feature.
+    #[serde(skip)]
+    pub goal_sections: Option<u64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -164,6 +168,8 @@ struct RawReport<'a> {
     search_space_log10: Option<&'a RawValue>,
     #[serde(default)]
     fluid_units: u64,
+    #[serde(default)]
+    goal_sections: Option<u64>,
 }
 
 /// Reads the JSON printed by `solver features PUZZLE --json`.
@@ -234,6 +240,7 @@ pub fn parse_report(text: &str) -> Result<FeatureReport, String> {
         name: raw.name,
         features,
         fluid_units: raw.fluid_units,
+        goal_sections: raw.goal_sections,
     })
 }
 

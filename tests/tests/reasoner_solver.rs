@@ -433,10 +433,11 @@ fn a_puzzle_without_a_goal_is_refused_before_any_attempt() {
 }
 
 /// `--attempt-timeout` bounds the attempts, not the set-up calls (`solver
-/// features`, `heuristics`, `prunings`): at its least value the run still
-/// starts every time and reports its attempts (solved or timed out), where
-/// it used to fail at set-up now and then (exit 2, "`solver prunings
-/// --json` did not finish within 0.001 s").
+/// features`, `heuristics`, `prunings`, `variant`, `verify`): at its least
+/// value the run still starts every time and no attempt fails for a tool
+/// call cut short, where it used to fail at set-up now and then (exit 2,
+/// "`solver prunings --json` did not finish within 0.001 s") or lose a found
+/// solution ("`solver verify` did not finish within 0.001 s").
 #[test]
 fn the_attempt_timeout_does_not_cut_the_set_up_calls() {
     let dir = Scratch::new("setup-timeout");
@@ -458,12 +459,12 @@ fn the_attempt_timeout_does_not_cut_the_set_up_calls() {
         let report = json_of(&out);
         let attempts = report["attempts"].as_array().unwrap();
         assert!(!attempts.is_empty(), "{report}");
+        // Attempts may solve, stop or time out on their own limit; none may
+        // fail because a tool call (variant, verify) was cut short.
         for a in attempts {
-            let ok = a["status"] == "solved"
-                || a["error"]
-                    .as_str()
-                    .is_some_and(|e| e.starts_with("timed out after 0.001 s"));
-            assert!(ok, "{a}");
+            if let Some(e) = a["error"].as_str() {
+                assert!(e.starts_with("timed out after 0.001 s"), "{a}");
+            }
         }
     }
 }

@@ -124,6 +124,9 @@ pub struct Features {
     /// over the goal sections; 0 where some section has none): not a
     /// feature similarity compares, a fact the reasoner plans by.
     pub fluid_units: u64,
+    /// The puzzle's goal sections (0: it has no goal, so nothing to solve):
+    /// a fact for the reasoner, which refuses such a puzzle at once.
+    pub goal_sections: u64,
     pub options: FeatureOptions,
 }
 
@@ -198,6 +201,7 @@ pub fn extract(puzzle: &Puzzle, options: &FeatureOptions) -> Features {
         goal_blocks,
         largest_block_to_spaces: largest as f64 / spaces.max(1) as f64,
         fluid_units: fluid_units(puzzle),
+        goal_sections: puzzle.goals.len() as u64,
         options: *options,
     }
 }

@@ -134,6 +134,9 @@ pub struct FeaturesRecord {
     /// the puzzle); see [`super::Features::fluid_units`].
     #[serde(default)]
     pub fluid_units: u64,
+    /// The puzzle's goal sections (see [`super::Features::goal_sections`]).
+    #[serde(default)]
+    pub goal_sections: u64,
 }
 
 impl Features {
@@ -183,6 +186,7 @@ impl Features {
             budget_work: self.options.budget_work,
             packing_calls: self.options.packing_calls,
             fluid_units: self.fluid_units,
+            goal_sections: self.goal_sections,
         }
     }
 
