@@ -65,6 +65,42 @@ fn an_output_that_is_the_input_puzzle_is_refused_and_the_puzzle_kept() {
         assert!(err.contains("this is the input file"), "{args:?}: {err}");
         assert_eq!(std::fs::read(&puzzle).unwrap(), original, "{args:?}");
     }
+    // A variant's solution input is an input too.
+    let out = solver(&["variant", p, "--remove", "5,1", "--subgoals", s, "-o", s]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--output"));
+    // In a collection, the numbered files are what is written: `--solution
+    // x` over the collection `x.1` is refused, the bare name is not.
+    let collection = dir.join("x.1");
+    let two = format!(
+        "{}%%\n{}",
+        String::from_utf8_lossy(&original),
+        String::from_utf8_lossy(&original)
+    );
+    std::fs::write(&collection, &two).unwrap();
+    let c = collection.to_str().unwrap();
+    let x = dir.join("x");
+    let out = solver(&["solve", c, "--solution", x.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&collection).unwrap(), two);
+    let out = solver(&["solve", c, "--solution", c]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.join("x.1.2").exists());
     let out = solver(&["improve", p, s, "-o", s]);
     assert_eq!(
         out.status.code(),

@@ -5,7 +5,7 @@ use clap::Args;
 use super::jobs;
 use super::render::draw_frames;
 use super::search_args::SearchJob;
-use super::{check_output, write_atomically, write_output, Failure};
+use super::{check_writable, not_an_input, write_atomically, write_output, Failure};
 use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
@@ -54,17 +54,22 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
-    // Before any search: what it finds must have somewhere to go.
+    let puzzles = args.job.input.load_with_goals()?;
+    // Before any search: what it finds must have somewhere to go (the
+    // folder takes files), and not over its input (in a collection, each
+    // puzzle's numbered file).
     for (flag, file) in [
         ("--solution", &args.solution),
         ("--render", &args.render),
         ("--best-out", &args.best_out),
     ] {
         if let Some(file) = file {
-            check_output(flag, file, &[&args.job.input.puzzle])?;
+            check_writable(file).map_err(|m| Failure::input(format!("{flag} {file}: {m}")))?;
         }
     }
-    let puzzles = args.job.input.load_with_goals()?;
+    for (flag, path) in output_paths(args, puzzles.len()) {
+        not_an_input(flag, &path, &[&args.job.input.puzzle])?;
+    }
     let asked = args.job.search.params();
     let limits = Limits {
         max_length: args.max_length,
@@ -156,11 +161,7 @@ fn write_files(
 ) -> Result<(), Failure> {
     let mut written = Ok(());
     if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
-        let path = if many {
-            format!("{file}.{}", index + 1)
-        } else {
-            file.clone()
-        };
+        let path = solution_path(file, index, many);
         written = write_atomically(&path, solution::write(lines))
             .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")));
         report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
@@ -174,10 +175,7 @@ fn write_files(
         ));
     }
     if let Some(path) = &args.render {
-        let path = match many {
-            true => numbered(path, index + 1),
-            false => path.clone(),
-        };
+        let path = render_path(path, index, many);
         let drawn = render_solution(puzzle, &path, &args.job.input.puzzle, frames);
         written = written.and(drawn);
     }
@@ -259,6 +257,43 @@ fn render_solution(
 }
 
 /// `play.html` numbered for the `n`-th puzzle of a collection: `play.n.html`.
+/// Where the solution of puzzle `index` goes: `FILE`, or `FILE.N` in a
+/// collection (`many`).
+fn solution_path(file: &str, index: usize, many: bool) -> String {
+    match many {
+        true => format!("{file}.{}", index + 1),
+        false => file.to_string(),
+    }
+}
+
+/// Where the picture of puzzle `index` goes: `OUT`, or `OUT` numbered
+/// before its extension in a collection (`many`).
+fn render_path(path: &str, index: usize, many: bool) -> String {
+    match many {
+        true => numbered(path, index + 1),
+        false => path.to_string(),
+    }
+}
+
+/// Every file the run may write, with its flag: the solutions and pictures
+/// of each of the `count` puzzles, and the best positions.
+fn output_paths(args: &SolveArgs, count: usize) -> Vec<(&'static str, String)> {
+    let many = count > 1;
+    let mut paths = Vec::new();
+    for index in 0..count {
+        if let Some(file) = &args.solution {
+            paths.push(("--solution", solution_path(file, index, many)));
+        }
+        if let Some(file) = &args.render {
+            paths.push(("--render", render_path(file, index, many)));
+        }
+    }
+    if let Some(file) = &args.best_out {
+        paths.push(("--best-out", file.clone()));
+    }
+    paths
+}
+
 fn numbered(path: &str, n: usize) -> String {
     let p = std::path::Path::new(path);
     let stem = p.file_stem().unwrap_or_default().to_string_lossy();

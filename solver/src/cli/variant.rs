@@ -111,8 +111,20 @@ fn parse_area(s: &str) -> Result<freeze::Area, String> {
 
 pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
-    if let Some(out) = &args.output {
-        super::not_an_input("--output", out, &[file])?;
+    let inputs: Vec<&str> = [
+        Some(file.as_str()),
+        args.park.as_deref(),
+        args.subgoals.as_deref(),
+        args.inside_solution.as_deref(),
+        args.outside_solution.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for (flag, out) in [("--output", &args.output), ("--moves-out", &args.moves_out)] {
+        if let Some(out) = out {
+            super::not_an_input(flag, out, &inputs)?;
+        }
     }
     let puzzle = one_puzzle(args.input.load()?, args.index, file, "the variant")?;
     if args.rank {
