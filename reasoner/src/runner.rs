@@ -322,8 +322,6 @@ impl Runner {
         cmd
     }
 
-    /// Runs a command line to its end (or `timeout`) and collects what it
-    /// printed.
     /// The timeout of a tool call (`solver features`, `heuristics`,
     /// `prunings`, `variant`, `verify`) made for attempts limited to
     /// `attempt`: at least [`TOOL_AT_LEAST`].
@@ -331,6 +329,8 @@ impl Runner {
         attempt.map(|t| t.max(TOOL_AT_LEAST))
     }
 
+    /// Runs a command line to its end (or `timeout`) and collects what it
+    /// printed.
     pub(crate) async fn run(
         &self,
         line: &[String],

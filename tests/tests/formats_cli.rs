@@ -521,7 +521,7 @@ fn an_endless_input_is_refused_at_a_fixed_size() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
-            err.contains("/dev/zero:0:0: the file holds more than 1073741824 bytes"),
+            err.contains("/dev/zero:0:0: the file holds more than 268435456 bytes"),
             "{args:?}: {err}"
         );
     }

@@ -291,9 +291,6 @@ fn read_params(lines: &[Line], path: &Path, warnings: &mut Vec<String>) -> Resul
     Ok(params)
 }
 
-/// One of the thesis's h2 weights, refused at its line outside the range
-/// the solver declares (checked in plan.rs's tests), so that no case is
-/// written that a cycle would refuse.
 /// The space-value cutoff of line `l`: none at 0 or below (the thesis's
 /// "off"), else the value rounded, which a case base must be able to hold
 /// (a whole number up to `i64::MAX`, TOML's integers); a larger one, an
@@ -315,6 +312,9 @@ fn space_value(l: &Line, v: f64, path: &Path) -> Result<Option<Value>, Error> {
     Err(syntax_error(path, l.number, m))
 }
 
+/// One of the thesis's h2 weights, refused at its line outside the range
+/// the solver declares (checked in plan.rs's tests), so that no case is
+/// written that a cycle would refuse.
 fn h2_weight(l: &Line, v: f64, path: &Path) -> Result<f64, Error> {
     if (0.0..=H2_WEIGHT_MAX).contains(&v) {
         return Ok(v);
