@@ -83,4 +83,38 @@ mod tests {
         }
         assert_eq!(proved, [false, true, false, false, false, true]);
     }
+
+    /// On a board with a wall inside and the blank's goal in a corner, no
+    /// start reached by legal moves from the goal is ever called
+    /// unreachable, and every such start with two tiles swapped is.
+    #[test]
+    fn walks_from_the_goal_stay_reachable_and_swapped_tiles_do_not() {
+        use crate::formats::native;
+        use crate::moves::{MoveGenerator, State};
+        use crate::params::Metric;
+        use rand::{Rng, SeedableRng};
+        let grid = "######\n#abc #\n#d#ef#\n#ghij#\n######\n";
+        let header: String = "abcdefghij".chars().map(|c| format!("{c}\n")).collect();
+        let text = format!("!\n{header}!\n{grid}!\n{grid}!\n");
+        let mut p = native::parse(&text, "t").unwrap();
+        let goal = p.start.clone();
+        let geometry = Geometry::new(&p, p.goals.first());
+        let mut moves = MoveGenerator::new(&p, Metric::Steps, &[]);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let (mut list, mut swapped_proved) = (Vec::new(), 0);
+        for walk in 0..40 {
+            let mut state = State::new(&p);
+            state.load(&goal, moves.shapes());
+            for _ in 0..(walk * 3 + 1) {
+                moves.generate(&state, &mut list);
+                let m = list[rng.gen_range(0..list.len())];
+                moves.apply(&mut state, m);
+            }
+            p.start = state.to_position(&p);
+            assert!(!unreachable(&p, &geometry), "walk {walk}");
+            p.start.anchors.swap(0, 1 + walk % 9);
+            swapped_proved += usize::from(unreachable(&p, &geometry));
+        }
+        assert_eq!(swapped_proved, 40);
+    }
 }
