@@ -1060,3 +1060,42 @@ fn bench_checks_every_input_before_measuring() {
         );
     }
 }
+
+/// IDA* and DFID store no positions, so alone they deepen forever on an
+/// unsolvable puzzle; a small reachable space is settled first by a BFS
+/// probe: `no_solution`, with the probe's positions (all 42 reachable ones
+/// of the twin puzzle), where the run used to never end.
+#[test]
+fn ida_and_dfid_end_on_a_small_unsolvable_puzzle() {
+    for algorithm in ["ida", "dfid"] {
+        let (code, r) = one(&[
+            "solve",
+            "puzzles/special/twin_unsolvable.txt",
+            "--algorithm",
+            algorithm,
+            "--json",
+            "--time-limit",
+            "30",
+        ]);
+        assert_eq!(
+            (code, r["status"].as_str()),
+            (1, Some("no_solution")),
+            "{algorithm}: {r}"
+        );
+        assert_eq!(r["positions_examined"], 42, "{algorithm}: {r}");
+        assert_eq!(r["params"]["algorithm"], algorithm, "{r}");
+    }
+    // Where the probe meets the goal, IDA* runs as before and counts only
+    // its own positions (the 8-puzzle's hardest start: 31 steps).
+    let (code, r) = one(&[
+        "solve",
+        "puzzles/tiles/eight_hardest_a.txt",
+        "--algorithm",
+        "ida",
+        "--heuristic",
+        "manhattan",
+        "--json",
+    ]);
+    assert_eq!((code, r["steps"].as_u64()), (0, Some(31)), "{r}");
+    assert!(r["positions_examined"].as_u64().unwrap() < 20_000, "{r}");
+}

@@ -280,11 +280,7 @@ pub fn solve(
             .take()
             .unwrap_or_else(|| start_state(puzzle, &engine));
         describe_section(&mut out, puzzle, &engine, &start, k);
-        let ending = if out.by_parity {
-            Ending::Exhausted
-        } else {
-            within_length(engine.run(&start), remaining.max_length)
-        };
+        let ending = run_section(&mut engine, goal, &locked, &start, out.by_parity);
         accumulate(&mut out.stats, &engine.stats);
         let spent = (engine.stats.examined, &ending);
         spend(&mut remaining, limits, started, spent);
@@ -336,6 +332,75 @@ fn build_deadline(limits: &Limits, started: std::time::Instant) -> BuildDeadline
         .time_limit_seconds
         .and_then(|s| started.checked_add(std::time::Duration::try_from_secs_f64(s).ok()?));
     BuildDeadline::set(deadline)
+}
+
+/// Positions a breadth-first probe examines at most before IDA* or DFID,
+/// which store no positions and so can never prove that no position
+/// reaches the goal: a reachable space this small is settled by the probe
+/// (in milliseconds) instead of deepening forever.
+const PROBE_POSITIONS: u64 = 100_000;
+
+/// Runs one section from `start`: `no_solution` at once when the tiles'
+/// parity rules it out (`by_parity`) or, for IDA* and DFID, when a BFS
+/// probe of at most [`PROBE_POSITIONS`] exhausts the reachable space (its
+/// statistics then stand for the section's); else the engine's search.
+fn run_section(
+    engine: &mut Engine,
+    goal: &crate::model::Goal,
+    locked: &[usize],
+    start: &State,
+    by_parity: bool,
+) -> Ending {
+    if by_parity {
+        return Ending::Exhausted;
+    }
+    if matches!(engine.params.algorithm, Algorithm::Ida | Algorithm::Dfid) {
+        if let Some(stats) = probe_exhausts(engine, goal, locked, start) {
+            engine.stats = stats;
+            return Ending::Exhausted;
+        }
+    }
+    within_length(engine.run(start), engine.limits.max_length)
+}
+
+/// The statistics of a BFS from `start` under `engine`'s prunings, metric
+/// and limits, capped at [`PROBE_POSITIONS`], when it examines the whole
+/// reachable space without reaching `goal`; `None` when it reaches the
+/// goal, stops at a limit, or cannot store the puzzle's keys.
+fn probe_exhausts(
+    engine: &Engine,
+    goal: &crate::model::Goal,
+    locked: &[usize],
+    start: &State,
+) -> Option<Stats> {
+    let params = SearchParams {
+        algorithm: Algorithm::Bfs,
+        spill: None,
+        threads: 1,
+        ..engine.params.clone()
+    };
+    let cap = engine
+        .limits
+        .max_positions
+        .map_or(PROBE_POSITIONS, |m| m.min(PROBE_POSITIONS));
+    let limits = Limits {
+        max_positions: Some(cap),
+        ..engine.limits
+    };
+    let mut probe = Engine::new(
+        engine.puzzle,
+        goal,
+        &params,
+        &limits,
+        locked,
+        Progress::disabled(),
+        None,
+    );
+    probe.check_key_width().ok()?;
+    match probe.run(start) {
+        Ending::Exhausted => Some(probe.stats),
+        _ => None,
+    }
 }
 
 /// Records in `out` what section `k`'s engine chose (the encoding) and, for
