@@ -256,7 +256,6 @@ fn render_solution(
     write_output(Some(path), &bytes)
 }
 
-/// `play.html` numbered for the `n`-th puzzle of a collection: `play.n.html`.
 /// Where the solution of puzzle `index` goes: `FILE`, or `FILE.N` in a
 /// collection (`many`).
 fn solution_path(file: &str, index: usize, many: bool) -> String {
@@ -294,6 +293,7 @@ fn output_paths(args: &SolveArgs, count: usize) -> Vec<(&'static str, String)> {
     paths
 }
 
+/// `play.html` numbered for the `n`-th puzzle of a collection: `play.n.html`.
 fn numbered(path: &str, n: usize) -> String {
     let p = std::path::Path::new(path);
     let stem = p.file_stem().unwrap_or_default().to_string_lossy();

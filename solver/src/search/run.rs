@@ -280,7 +280,10 @@ pub fn solve(
             .take()
             .unwrap_or_else(|| start_state(puzzle, &engine));
         describe_section(&mut out, puzzle, &engine, &start, k);
-        let ending = run_section(&mut engine, goal, &locked, &start, out.by_parity);
+        let ending = match out.by_parity {
+            true => Ending::Exhausted,
+            false => run_section(&mut engine, goal, &remaining, &locked, &start),
+        };
         accumulate(&mut out.stats, &engine.stats);
         let spent = (engine.stats.examined, &ending);
         spend(&mut remaining, limits, started, spent);
@@ -340,36 +343,37 @@ fn build_deadline(limits: &Limits, started: std::time::Instant) -> BuildDeadline
 /// (in milliseconds) instead of deepening forever.
 const PROBE_POSITIONS: u64 = 100_000;
 
-/// Runs one section from `start`: `no_solution` at once when the tiles'
-/// parity rules it out (`by_parity`) or, for IDA* and DFID, when a BFS
-/// probe of at most [`PROBE_POSITIONS`] exhausts the reachable space (its
-/// statistics then stand for the section's); else the engine's search.
+/// Runs one section from `start`: for IDA* and DFID, `no_solution` at once
+/// when a BFS probe of at most [`PROBE_POSITIONS`] exhausts the reachable
+/// space (its statistics then stand for the section's); else the engine's
+/// search.
+/// `goal`, `limits` and `locked` are the ones the engine was made with
+/// (`limits` before the engine takes the process's memory off them).
 fn run_section(
     engine: &mut Engine,
     goal: &crate::model::Goal,
+    limits: &Limits,
     locked: &[usize],
     start: &State,
-    by_parity: bool,
 ) -> Ending {
-    if by_parity {
-        return Ending::Exhausted;
-    }
     if matches!(engine.params.algorithm, Algorithm::Ida | Algorithm::Dfid) {
-        if let Some(stats) = probe_exhausts(engine, goal, locked, start) {
+        if let Some(stats) = probe_exhausts(engine, goal, limits, locked, start) {
             engine.stats = stats;
             return Ending::Exhausted;
         }
     }
-    within_length(engine.run(start), engine.limits.max_length)
+    within_length(engine.run(start), limits.max_length)
 }
 
-/// The statistics of a BFS from `start` under `engine`'s prunings, metric
-/// and limits, capped at [`PROBE_POSITIONS`], when it examines the whole
-/// reachable space without reaching `goal`; `None` when it reaches the
-/// goal, stops at a limit, or cannot store the puzzle's keys.
+/// The statistics of a BFS from `start` under `engine`'s prunings and
+/// metric and the section's `limits`, capped at [`PROBE_POSITIONS`], when
+/// it examines the whole reachable space without reaching `goal`; `None`
+/// when it reaches the goal, stops at a limit, or cannot store the
+/// puzzle's keys.
 fn probe_exhausts(
     engine: &Engine,
     goal: &crate::model::Goal,
+    limits: &Limits,
     locked: &[usize],
     start: &State,
 ) -> Option<Stats> {
@@ -379,13 +383,12 @@ fn probe_exhausts(
         threads: 1,
         ..engine.params.clone()
     };
-    let cap = engine
-        .limits
+    let cap = limits
         .max_positions
         .map_or(PROBE_POSITIONS, |m| m.min(PROBE_POSITIONS));
     let limits = Limits {
         max_positions: Some(cap),
-        ..engine.limits
+        ..*limits
     };
     let mut probe = Engine::new(
         engine.puzzle,
