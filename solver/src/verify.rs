@@ -244,8 +244,8 @@ impl<'p> Grid<'p> {
             ));
         }
         let (dr, dc) = dir.delta();
-        let target = board.offset(self.anchors[block], dr, dc);
-        let Some(cells) = target.and_then(|a| puzzle.cells_at(t, a)) else {
+        let moved = board.offset(self.anchors[block], dr, dc);
+        let Some((target, cells)) = moved.and_then(|a| Some((a, puzzle.cells_at(t, a)?))) else {
             return Err("leaves the board".to_string());
         };
         for &cell in &cells {
@@ -271,7 +271,7 @@ impl<'p> Grid<'p> {
         for &cell in &cells {
             self.occupant[cell] = Some(block);
         }
-        self.anchors[block] = target.expect("cells_at found cells there");
+        self.anchors[block] = target;
         Ok(())
     }
 }
