@@ -124,9 +124,9 @@ thread_local! {
 /// Holds the time by which the pattern-database builds of a search on this
 /// thread stop (its `--time-limit`), until dropped. A stopped build gives
 /// an admissible but weaker table ([`build`]'s doc), and the search then
-/// stops at once on its own time limit, instead of the build running on
-/// past the limit. Abstraction tables only: a tile puzzle's tables build in
-/// seconds.
+/// meets its own time limit at its next check (within 1,024 positions),
+/// instead of the build running on past the limit. Abstraction tables only:
+/// a tile puzzle's tables build in seconds.
 pub struct BuildDeadline(Option<Instant>);
 
 impl BuildDeadline {
