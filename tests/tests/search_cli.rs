@@ -1085,8 +1085,9 @@ fn ida_and_dfid_end_on_a_small_unsolvable_puzzle() {
         assert_eq!(r["positions_examined"], 42, "{algorithm}: {r}");
         assert_eq!(r["params"]["algorithm"], algorithm, "{r}");
     }
-    // Where the probe meets the goal, IDA* runs as before and counts only
-    // its own positions (the 8-puzzle's hardest start: 31 steps).
+    // Where the probe meets its cap, IDA* runs as before and counts only
+    // its own positions (the 8-puzzle's hardest start: 31 steps, in a
+    // space of 181,440 positions).
     let (code, r) = one(&[
         "solve",
         "puzzles/tiles/eight_hardest_a.txt",
@@ -1098,4 +1099,43 @@ fn ida_and_dfid_end_on_a_small_unsolvable_puzzle() {
     ]);
     assert_eq!((code, r["steps"].as_u64()), (0, Some(31)), "{r}");
     assert!(r["positions_examined"].as_u64().unwrap() < 20_000, "{r}");
+}
+
+/// Where the probe reaches the goal, its shortest solution is the answer
+/// (IDA* and DFID would find one of the same length), in either metric:
+/// the twin puzzle's solvable half took IDA* over 20 s before.
+#[test]
+fn ida_and_dfid_take_the_probes_shortest_solution() {
+    let puzzle = "puzzles/special/twin_solvable.txt";
+    // BFS's shortest: 34 steps; 23 moves (in 36 steps) by moves.
+    for (metric, shortest) in [("steps", 34), ("moves", 23)] {
+        solve_and_verify(puzzle, &["--metric", metric], metric, shortest);
+        for algorithm in ["ida", "dfid"] {
+            let extra = [
+                "--algorithm",
+                algorithm,
+                "--metric",
+                metric,
+                "--time-limit",
+                "30",
+            ];
+            let r = solve_and_verify(puzzle, &extra, metric, shortest);
+            assert!(r["positions_examined"].as_u64().unwrap() <= 100_000, "{r}");
+        }
+    }
+    // Below the shortest length the probe's answer is no solution.
+    let (code, r) = one(&[
+        "solve",
+        puzzle,
+        "--algorithm",
+        "ida",
+        "--max-length",
+        "33",
+        "--json",
+    ]);
+    assert_eq!(
+        (code, r["status"].as_str()),
+        (1, Some("no_solution")),
+        "{r}"
+    );
 }

@@ -340,13 +340,15 @@ fn build_deadline(limits: &Limits, started: std::time::Instant) -> BuildDeadline
 /// Positions a breadth-first probe examines at most before IDA* or DFID,
 /// which store no positions and so can never prove that no position
 /// reaches the goal: a reachable space this small is settled by the probe
-/// (in milliseconds) instead of deepening forever.
+/// (in milliseconds) instead of deepening forever, and a goal this near is
+/// reached by it without the repeated iterations.
 const PROBE_POSITIONS: u64 = 100_000;
 
-/// Runs one section from `start`: for IDA* and DFID, `no_solution` at once
-/// when a BFS probe of at most [`PROBE_POSITIONS`] exhausts the reachable
-/// space (its statistics then stand for the section's); else the engine's
-/// search.
+/// Runs one section from `start`: for IDA* and DFID, first a BFS probe of
+/// at most [`PROBE_POSITIONS`]; when it exhausts the reachable space
+/// (`no_solution`) or reaches the goal (by a shortest path, which IDA* and
+/// DFID would also find), its ending and statistics stand for the
+/// section's; else the engine's own search.
 /// `goal`, `limits` and `locked` are the ones the engine was made with
 /// (`limits` before the engine takes the process's memory off them).
 fn run_section(
@@ -357,26 +359,26 @@ fn run_section(
     start: &State,
 ) -> Ending {
     if matches!(engine.params.algorithm, Algorithm::Ida | Algorithm::Dfid) {
-        if let Some(stats) = probe_exhausts(engine, goal, limits, locked, start) {
+        if let Some((ending, stats)) = probe(engine, goal, limits, locked, start) {
             engine.stats = stats;
-            return Ending::Exhausted;
+            return within_length(ending, limits.max_length);
         }
     }
     within_length(engine.run(start), limits.max_length)
 }
 
-/// The statistics of a BFS from `start` under `engine`'s prunings and
-/// metric and the section's `limits`, capped at [`PROBE_POSITIONS`], when
-/// it examines the whole reachable space without reaching `goal`; `None`
-/// when it reaches the goal, stops at a limit, or cannot store the
+/// A BFS from `start` under `engine`'s prunings, metric and forbidden
+/// positions and the section's `limits`, capped at [`PROBE_POSITIONS`]:
+/// its ending and statistics when it exhausts the reachable space or
+/// reaches `goal`; `None` when it stops at a limit or cannot store the
 /// puzzle's keys.
-fn probe_exhausts(
+fn probe(
     engine: &Engine,
     goal: &crate::model::Goal,
     limits: &Limits,
     locked: &[usize],
     start: &State,
-) -> Option<Stats> {
+) -> Option<(Ending, Stats)> {
     let params = SearchParams {
         algorithm: Algorithm::Bfs,
         spill: None,
@@ -399,9 +401,10 @@ fn probe_exhausts(
         Progress::disabled(),
         None,
     );
+    probe.forbidden = engine.forbidden;
     probe.check_key_width().ok()?;
     match probe.run(start) {
-        Ending::Exhausted => Some(probe.stats),
+        ending @ (Ending::Exhausted | Ending::Found(_)) => Some((ending, probe.stats)),
         _ => None,
     }
 }
