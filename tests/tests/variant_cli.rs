@@ -368,7 +368,8 @@ fn bad_park_requests_are_refused_with_exit_2() {
             "not a `solver solve --best-out` file",
         ),
         (empty.to_str().unwrap(), "holds no position"),
-        (missing.to_str().unwrap(), "cannot read it"),
+        (missing.to_str().unwrap(), "cannot read file"),
+        ("/dev/zero", "/dev/zero:0:0: the file holds more than"),
     ] {
         let out = run_solver(&["variant", &full, "--park", best]);
         assert_eq!(out.status.code(), Some(2), "{best}");

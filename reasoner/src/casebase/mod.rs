@@ -184,10 +184,27 @@ pub fn load(path: &Path) -> Result<CaseBase, Error> {
     })
 }
 
-/// Reads a text file; bytes that are not UTF-8 are an error at their line
-/// and column.
+/// Bytes a case-base file may hold: a case takes a few hundred, so a larger
+/// file (or an endless one such as `/dev/zero`) is refused before it fills
+/// memory.
+pub const MAX_CASEBASE_BYTES: u64 = 256 << 20;
+
+/// Reads a text file of at most [`MAX_CASEBASE_BYTES`]; bytes that are not
+/// UTF-8 are an error at their line and column.
 pub fn read_text(path: &Path) -> Result<String, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_CASEBASE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| Error::io(path, e))?;
+    if bytes.len() as u64 > MAX_CASEBASE_BYTES {
+        return Err(Error::CaseBase {
+            path: path.to_path_buf(),
+            message: format!(
+                "the file holds more than {MAX_CASEBASE_BYTES} bytes: no case base is that large"
+            ),
+        });
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let good = e.utf8_error().valid_up_to();
@@ -468,6 +485,18 @@ mod tests {
     use super::*;
     use crate::features::{Features, Range};
     use crate::params::ParamSet;
+
+    /// An endless file (`/dev/zero`) given as the case base is refused at
+    /// a fixed size, where it used to fill memory.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_endless_case_base_is_refused_at_a_fixed_size() {
+        let err = load(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(
+            err.starts_with("/dev/zero: the file holds more than 268435456 bytes"),
+            "{err}"
+        );
+    }
 
     pub(crate) fn case(name: &str) -> Case {
         let mut features = Features::default();

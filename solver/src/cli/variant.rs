@@ -197,8 +197,12 @@ fn merged(args: &VariantArgs, puzzle: &crate::model::Puzzle) -> Result<i32, Fail
 /// position; what was parked goes to standard error.
 fn parked(args: &VariantArgs, puzzle: &crate::model::Puzzle, best: &str) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
-    let text = std::fs::read_to_string(best)
-        .map_err(|e| Failure::input(format!("{best}: cannot read it: {e}")))?;
+    let bytes = crate::formats::read_bytes(best).map_err(|e| Failure::input(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Failure::input(format!(
+            "{best}: not a `solver solve --best-out` file (not UTF-8)"
+        ))
+    })?;
     let positions: sbp_protocol::best::BestPositions =
         serde_json::from_str(&text).map_err(|e| {
             Failure::input(format!(
