@@ -93,40 +93,78 @@ pub struct ParamSet {
     pub variant: Option<Recipe>,
 }
 
-/// How the variant phase derives subgoals: remove `remove` blocks, the
-/// most obstructing (`pick = "most"`, the order of `solver variant --rank`)
-/// or the least (`"least"`: a gentler variant, closer to the puzzle), or
-/// merge the interchangeable blocks (`"merge"`, `remove` unused), solve
-/// that variant, and take a subgoal after every `every` moves of its
-/// solution fixing `fix` (`all` kept blocks or the `master` alone).
+/// How the variant phase derives subgoals: remove `remove` blocks picked
+/// by `pick`, or merge the interchangeable blocks ([`Pick::Merge`],
+/// `remove` unused), solve that variant, and take a subgoal after every
+/// `every` moves of its solution fixing `fix`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recipe {
-    #[serde(default = "most")]
-    pub pick: String,
+    #[serde(default)]
+    pub pick: Pick,
     pub remove: usize,
     pub every: usize,
-    pub fix: String,
+    pub fix: Fix,
 }
 
-fn most() -> String {
-    "most".to_string()
+/// Which blocks a variant recipe removes (its `pick` key).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pick {
+    /// The most obstructing, in the order of `solver variant --rank`.
+    #[default]
+    Most,
+    /// The least obstructing: a gentler variant, closer to the puzzle.
+    Least,
+    /// None: the interchangeable blocks merged instead (`solver variant --merge`).
+    Merge,
+}
+
+/// What each subgoal of a variant recipe fixes (its `fix` key; the values
+/// of `solver variant --fix`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fix {
+    /// Every block the variant kept.
+    All,
+    /// The master alone.
+    Master,
+}
+
+impl Pick {
+    pub fn name(self) -> &'static str {
+        match self {
+            Pick::Most => "most",
+            Pick::Least => "least",
+            Pick::Merge => "merge",
+        }
+    }
+}
+
+impl Fix {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fix::All => "all",
+            Fix::Master => "master",
+        }
+    }
 }
 
 impl fmt::Display for Recipe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pick == "merge" {
-            return write!(
+        let (every, fix) = (self.every, self.fix.name());
+        match self.pick {
+            Pick::Merge => write!(
                 f,
-                "merge interchangeable blocks, subgoal every {} fixing {}",
-                self.every, self.fix
-            );
+                "merge interchangeable blocks, subgoal every {every} fixing {fix}"
+            ),
+            pick => write!(
+                f,
+                "remove {} {} obstructing, subgoal every {every} fixing {fix}",
+                self.remove,
+                pick.name()
+            ),
         }
-        write!(
-            f,
-            "remove {} {} obstructing, subgoal every {} fixing {}",
-            self.remove, self.pick, self.every, self.fix
-        )
     }
 }
 

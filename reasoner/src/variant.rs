@@ -23,7 +23,7 @@ use serde::Deserialize;
 use crate::casebase::CaseBase;
 use crate::cycle::{self, CycleConfig};
 use crate::interrupt::Interrupt;
-use crate::params::{ParamSet, Recipe};
+use crate::params::{Fix, ParamSet, Pick, Recipe};
 use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, Exit, RunError, RunStatus, Runner};
 use crate::similarity::Similarity;
@@ -36,12 +36,12 @@ use crate::space::Space;
 /// interchangeable blocks merged (`pick = "merge"`: only where the puzzle
 /// has distinct types of one shape, e.g. Rush Hour's cars; last, so the
 /// default `--variants 3` leaves the phase as it was).
-pub const DEFAULT_RECIPES: [(&str, usize, usize, &str); 5] = [
-    ("least", 1, 4, "all"),
-    ("most", 1, 1, "master"),
-    ("most", 2, 1, "master"),
-    ("least", 1, 1, "master"),
-    ("merge", 0, 5, "all"),
+pub const DEFAULT_RECIPES: [(Pick, usize, usize, Fix); 5] = [
+    (Pick::Least, 1, 4, Fix::All),
+    (Pick::Most, 1, 1, Fix::Master),
+    (Pick::Most, 2, 1, Fix::Master),
+    (Pick::Least, 1, 1, Fix::Master),
+    (Pick::Merge, 0, 5, Fix::All),
 ];
 
 /// One row of `solver variant --rank --json`.
@@ -99,14 +99,14 @@ pub async fn phase(
 /// or `--remove` of the blocks it picks from `rank`; `None` when the puzzle
 /// has too few blocks for it.
 fn variant_args(recipe: &Recipe, rank: &[Ranked]) -> Option<Vec<String>> {
-    if recipe.pick == "merge" {
+    if recipe.pick == Pick::Merge {
         return Some(vec!["--merge".to_string()]);
     }
     if recipe.remove == 0 || recipe.remove > rank.len() {
         return None;
     }
-    let chosen: Vec<&Ranked> = match recipe.pick.as_str() {
-        "least" => rank.iter().rev().take(recipe.remove).collect(),
+    let chosen: Vec<&Ranked> = match recipe.pick {
+        Pick::Least => rank.iter().rev().take(recipe.remove).collect(),
         _ => rank.iter().take(recipe.remove).collect(),
     };
     let removal = chosen
@@ -122,10 +122,10 @@ fn recipes(ctx: &Context<'_>) -> Vec<Recipe> {
     let defaults = DEFAULT_RECIPES
         .iter()
         .map(|&(pick, remove, every, fix)| Recipe {
-            pick: pick.to_string(),
+            pick,
             remove,
             every,
-            fix: fix.to_string(),
+            fix,
         });
     for r in ctx
         .reuse
@@ -337,7 +337,7 @@ async fn subgoal_puzzle(
         "--every",
         &every,
         "--fix",
-        &recipe.fix,
+        recipe.fix.name(),
         "-o",
         &out,
     ]);
@@ -394,12 +394,12 @@ fn plan_row(index: usize, phase: Phase, note: &str, params: Option<ParamSet>) ->
 mod tests {
     use super::*;
 
-    fn recipe(pick: &str, remove: usize) -> Recipe {
+    fn recipe(pick: Pick, remove: usize) -> Recipe {
         Recipe {
-            pick: pick.to_string(),
+            pick,
             remove,
             every: 1,
-            fix: "all".to_string(),
+            fix: Fix::All,
         }
     }
 
@@ -409,14 +409,14 @@ mod tests {
     fn a_recipe_becomes_the_variant_tools_arguments() {
         let rank = [Ranked { row: 1, col: 2 }, Ranked { row: 3, col: 4 }];
         let args = |r: Recipe| variant_args(&r, &rank);
-        assert_eq!(args(recipe("most", 1)).unwrap(), ["--remove", "1,2"]);
-        assert_eq!(args(recipe("least", 1)).unwrap(), ["--remove", "3,4"]);
-        assert_eq!(args(recipe("most", 3)), None);
-        assert_eq!(args(recipe("merge", 0)).unwrap(), ["--merge"]);
+        assert_eq!(args(recipe(Pick::Most, 1)).unwrap(), ["--remove", "1,2"]);
+        assert_eq!(args(recipe(Pick::Least, 1)).unwrap(), ["--remove", "3,4"]);
+        assert_eq!(args(recipe(Pick::Most, 3)), None);
+        assert_eq!(args(recipe(Pick::Merge, 0)).unwrap(), ["--merge"]);
         assert_eq!(
-            recipe("merge", 0).to_string(),
+            recipe(Pick::Merge, 0).to_string(),
             "merge interchangeable blocks, subgoal every 1 fixing all"
         );
-        assert!(DEFAULT_RECIPES.iter().any(|r| r.0 == "merge"));
+        assert!(DEFAULT_RECIPES.iter().any(|r| r.0 == Pick::Merge));
     }
 }

@@ -288,28 +288,23 @@ fn is_utc_time(t: &str) -> bool {
     shape && fields.iter().all(|&ok| ok)
 }
 
-/// What is wrong with a variant recipe, and at which key: the values
-/// `solver variant` and the variant phase know (casebase/README.md).
+/// What is wrong with a variant recipe, and at which key: the numbers the
+/// variant phase can use (its `pick` and `fix` are checked as they are read).
 fn check_recipe(r: &crate::params::Recipe) -> Result<(), (&'static str, String)> {
-    if !["most", "least", "merge"].contains(&r.pick.as_str()) {
-        return Err((
-            "pick",
-            format!("pick is most, least or merge, got {:?}", r.pick),
-        ));
-    }
-    if !["all", "master"].contains(&r.fix.as_str()) {
-        return Err(("fix", format!("fix is all or master, got {:?}", r.fix)));
-    }
+    use crate::params::Pick;
     if r.every == 0 {
         return Err((
             "every",
             "every is a whole number from 1 (a subgoal after every N moves), got 0".into(),
         ));
     }
-    if r.remove == 0 && r.pick != "merge" {
+    if r.remove == 0 && r.pick != Pick::Merge {
         return Err((
             "remove",
-            format!("remove is at least 1 with pick = {:?}, got 0", r.pick),
+            format!(
+                "remove is at least 1 with pick = {:?}, got 0",
+                r.pick.name()
+            ),
         ));
     }
     Ok(())
@@ -769,10 +764,10 @@ mod tests {
         let mut cb = CaseBase::new();
         let mut c = case("v");
         c.params.variant = Some(crate::params::Recipe {
-            pick: "most".into(),
+            pick: crate::params::Pick::Most,
             remove: 1,
             every: 1,
-            fix: "master".into(),
+            fix: crate::params::Fix::Master,
         });
         cb.cases.push(c);
         let good = toml::to_string(&cb).unwrap();
@@ -781,12 +776,12 @@ mod tests {
             (
                 "pick = \"most\"",
                 "pick = \"foo\"",
-                "variant: pick is most, least or merge, got \"foo\"",
+                "unknown variant `foo`, expected one of `most`, `least`, `merge`",
             ),
             (
                 "fix = \"master\"",
                 "fix = \"bogus\"",
-                "variant: fix is all or master",
+                "unknown variant `bogus`, expected `all` or `master`",
             ),
             (
                 "every = 1",
