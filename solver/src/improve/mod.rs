@@ -5,7 +5,9 @@
 //! up to `--window`) so cheap shortcuts are taken first; a shortcut is taken
 //! only when it is strictly shorter, and never skips a goal section of a
 //! subgoal sequence, so the result is never longer than the input. Rounds
-//! repeat until one takes no shortcut (or the time is up).
+//! repeat until one takes no shortcut (or the time is up). First, every
+//! loop (the path back at a position it passed, within one goal section)
+//! is cut out, in one pass: the fluid searches' refined plans hold many.
 //!
 //! Aggressive settings (weighted A*, prunings) find long solutions fast; this
 //! brings them towards the optimum at a small fraction of a full BFS's cost,
@@ -110,7 +112,7 @@ pub fn improve(
         moves: Vec::new(),
         first: first.clone(),
         last: first,
-        shortcuts: 0,
+        shortcuts: path.cut_loops(),
         examined: 0,
         limit_reached: false,
     };
@@ -262,18 +264,74 @@ impl PathState {
         path
     }
 
-    /// Replaces the positions after `at` up to the shortcut's end.
+    /// Replaces the positions after `at` up to the shortcut's end. Only the
+    /// new positions are encoded, unless one of them reaches a goal section
+    /// early (then every later count changes, and all are recomputed).
     fn splice(&mut self, e: &mut Engine, at: usize, s: shortcut::Shortcut) {
+        let (keys, reached) = self.describe(e, &s.states, self.reached[at]);
+        if reached.last() != Some(&self.reached[s.to]) {
+            self.states.splice(at + 1..=s.to, s.states);
+            self.refresh(e);
+            return;
+        }
         self.states.splice(at + 1..=s.to, s.states);
-        self.refresh(e);
+        self.keys.splice(at + 1..=s.to, keys);
+        self.reached.splice(at + 1..=s.to, reached);
+    }
+
+    /// Cuts out every stretch between two visits of one position within
+    /// one goal section, in one pass; returns how many were cut.
+    fn cut_loops(&mut self) -> usize {
+        let (kept, cuts) = self.without_loops();
+        if cuts > 0 {
+            self.states = kept.iter().map(|&i| self.states[i].clone()).collect();
+            self.keys = kept.iter().map(|&i| self.keys[i].clone()).collect();
+            self.reached = kept.iter().map(|&i| self.reached[i]).collect();
+        }
+        cuts
+    }
+
+    /// The indices of the positions the path keeps once its loops are cut,
+    /// and how many loops that cuts.
+    fn without_loops(&self) -> (Vec<usize>, usize) {
+        let mut at: HashMap<&[u64], usize> = HashMap::new();
+        let mut kept: Vec<usize> = Vec::with_capacity(self.states.len());
+        let mut cuts = 0;
+        for (i, key) in self.keys.iter().enumerate() {
+            if let Some(&k) = at.get(key.as_slice()) {
+                if self.reached[kept[k]] == self.reached[i] {
+                    for &gone in &kept[k + 1..] {
+                        at.remove(self.keys[gone].as_slice());
+                    }
+                    kept.truncate(k + 1);
+                    cuts += 1;
+                    continue;
+                }
+            }
+            at.insert(key, kept.len());
+            kept.push(i);
+        }
+        (kept, cuts)
     }
 
     /// Recomputes the keys and the goal sections reached at each position.
     fn refresh(&mut self, e: &mut Engine) {
+        let states = std::mem::take(&mut self.states);
+        (self.keys, self.reached) = self.describe(e, &states, 0);
+        self.states = states;
+    }
+
+    /// The keys of `states` and the goal sections reached at each, counting
+    /// on from `reached` before the first.
+    fn describe(
+        &self,
+        e: &mut Engine,
+        states: &[State],
+        mut reached: usize,
+    ) -> (Vec<Vec<u64>>, Vec<usize>) {
         let puzzle = e.puzzle;
         let words = e.key_words();
-        self.keys = self
-            .states
+        let keys = states
             .iter()
             .map(|s| {
                 let mut k = vec![0u64; words];
@@ -281,9 +339,7 @@ impl PathState {
                 k
             })
             .collect();
-        let mut reached = 0;
-        self.reached = self
-            .states
+        let counts = states
             .iter()
             .map(|s| {
                 let p = s.to_position(puzzle);
@@ -293,6 +349,7 @@ impl PathState {
                 reached
             })
             .collect();
+        (keys, counts)
     }
 }
 
@@ -349,6 +406,23 @@ a
         // In moves: 2 (a right and back is one run of one block) become 1.
         let out = improve(&p, &moves, &options(Metric::Moves)).unwrap();
         assert_eq!(out.last.moves, 1, "{:?}", out.moves);
+    }
+
+    /// A loop longer than the window (here 4 steps against 2) is cut out
+    /// whole: the path comes back to a position it passed.
+    #[test]
+    fn a_loop_longer_than_the_window_is_cut() {
+        let p = native::parse(SMALL, "t").unwrap();
+        let text = "a 1,3 R\na 1,4 D\na 2,4 L\na 2,3 U\n@ 1,1 DRR\n";
+        let moves = crate::solution::parse(text, "s").unwrap();
+        let narrow = Options {
+            window: 2,
+            ..options(Metric::Steps)
+        };
+        let out = improve(&p, &moves, &narrow).unwrap();
+        assert_eq!((out.first.steps, out.last.steps), (7, 3), "{:?}", out.moves);
+        assert_eq!(out.shortcuts, 1);
+        assert!(replay(&p, &out.moves).unwrap().solved);
     }
 
     #[test]
