@@ -84,6 +84,11 @@ choices! {
         /// interchangeable 1x1 blocks becomes a fluid, counted per connected
         /// region of free cells; the plan found is refined into moves.
         Fluid = "fluid",
+        /// Best-first width search over the fluid abstraction: states by
+        /// their novelty (do they show an arrangement not seen before at
+        /// their estimate?), then by the estimate; crosses the plateaus
+        /// where weighted A* stalls, with long solutions.
+        Bfws = "bfws",
     }
 }
 
@@ -92,15 +97,27 @@ impl Algorithm {
     pub fn informed(self) -> bool {
         matches!(
             self,
-            Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs | Algorithm::Fluid
+            Algorithm::Astar | Algorithm::Ida | Algorithm::Nbs | Algorithm::Fluid | Algorithm::Bfws
         )
+    }
+
+    /// Whether the algorithm weighs its heuristic by `weight` (BFWS orders
+    /// by novelty and the bare estimate).
+    pub fn weighted(self) -> bool {
+        self.informed() && self != Algorithm::Bfws
+    }
+
+    /// Whether the algorithm searches the fluid abstraction (`fluid` and
+    /// `bfws`): it needs units, plans steps and applies no prunings.
+    pub fn fluid(self) -> bool {
+        matches!(self, Algorithm::Fluid | Algorithm::Bfws)
     }
 
     /// Whether the algorithm keeps a visited set of position keys (the
     /// depth-first ones, IDA* and DFID, keep only their path; the fluid
     /// search stores abstract states of its own, whatever the key width).
     pub fn stores_positions(self) -> bool {
-        !matches!(self, Algorithm::Ida | Algorithm::Dfid | Algorithm::Fluid)
+        !matches!(self, Algorithm::Ida | Algorithm::Dfid) && !self.fluid()
     }
 }
 
@@ -168,7 +185,7 @@ mod tests {
         let err = "dfs".parse::<Algorithm>().unwrap_err();
         assert_eq!(
             err,
-            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs, fluid"
+            "unknown algorithm 'dfs': use one of bfs, astar, ida, bidir, dfid, nbs, fluid, bfws"
         );
     }
 }

@@ -338,7 +338,7 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
     let secs = r.elapsed_ms as f64 / 1000.0;
     let rate = r.positions_examined as f64 / secs.max(1e-6);
     let mib = r.peak_memory_bytes as f64 / (1 << 20) as f64;
-    if r.params.algorithm == crate::params::Algorithm::Fluid {
+    if r.params.algorithm.fluid() {
         // The fluid search stores abstract states, not position keys.
         outln!(
             "  {} abstract states examined (units counted per region), {} stored, {secs:.3} s ({rate:.0} states/s), peak {mib:.1} MiB",

@@ -232,7 +232,7 @@ impl<'a> Engine<'a> {
             Algorithm::Ida | Algorithm::Dfid => ida::search(self, start),
             Algorithm::Bidir => bidir::search(self, start),
             Algorithm::Nbs => nbs::search(self, start),
-            Algorithm::Fluid => fluid::search(self, start),
+            Algorithm::Fluid | Algorithm::Bfws => fluid::search(self, start),
         }
     }
 

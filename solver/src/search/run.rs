@@ -255,7 +255,7 @@ pub fn solve(
     options: SolveOptions,
 ) -> Result<SolveOutput, SearchError> {
     let locked = validate(puzzle, params)?;
-    if params.algorithm == Algorithm::Fluid {
+    if params.algorithm.fluid() {
         super::fluid::check(puzzle, params, limits, &locked)?;
     }
     let started = std::time::Instant::now();

@@ -1,6 +1,9 @@
 //! Weighted A* over the abstract states of [`Fluid`]: `f = g +
 //! round(weight * h)`, a binary heap (lowest f, then deepest, then first
-//! stored), re-opening a state reached with a smaller g. Each successor is
+//! stored), re-opening a state reached with a smaller g. Or, for
+//! `--algorithm bfws`, best-first width search: the key is the state's
+//! novelty ([`Novelty`]), then h; a state is kept at the first g that
+//! reaches it. Each successor is
 //! stored and queued as the abstraction emits it, and the time and memory
 //! limits are checked every [`CHECK_EVERY`] of them too: one expansion can
 //! emit very many (every way to share a split region's units among its
@@ -11,10 +14,12 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::model::Fluid;
+use super::novelty::Novelty;
 use super::refine;
 use super::table::{Stored, Table, NO_PARENT};
 use crate::heuristics::{self, Heuristic};
 use crate::moves::{State, NO_OWNER};
+use crate::params::Algorithm;
 use crate::search::{Ending, Engine, Limit, SearchError};
 
 /// Successors stored between two checks of the time and memory limits.
@@ -38,12 +43,11 @@ struct Estimator {
     scratch: State,
     /// The instance of each big index.
     bigs: Vec<usize>,
-    weight: f64,
 }
 
 impl Estimator {
-    /// The goal distance (for the report) and the weighted estimate of `key`.
-    fn estimate(&mut self, e: &Engine, key: &[u16]) -> (u32, u64) {
+    /// The goal distance (for the report) and the estimate of `key`.
+    fn estimate(&mut self, e: &Engine, key: &[u16]) -> (u32, u32) {
         let shapes = e.moves.shapes();
         self.scratch.owner.fill(NO_OWNER);
         for (&i, &anchor) in self.bigs.iter().zip(key) {
@@ -53,8 +57,49 @@ impl Estimator {
             }
         }
         let h = self.heuristic.estimate(&self.scratch);
-        let weighted = (self.weight * h as f64).round().max(0.0) as u64;
-        (e.geometry.goal_distance(&self.scratch), weighted)
+        (e.geometry.goal_distance(&self.scratch), h)
+    }
+}
+
+/// How the open list orders states.
+enum Order {
+    /// `g + round(weight * h)`, re-opening states reached more cheaply.
+    Astar { weight: f64 },
+    /// Novelty, then h; no re-opening. `mins`: the lowest cell of each
+    /// region of the state being expanded.
+    Width {
+        novelty: Box<Novelty>,
+        mins: Vec<u16>,
+    },
+}
+
+impl Order {
+    /// The open list's key of a state with estimate `h` reached at cost
+    /// `g`; for BFWS its `key` and regions' lowest cells `mins` join the
+    /// novelty tables.
+    fn priority(&mut self, h: u32, g: u32, key: &[u16], mins: &[u16]) -> u64 {
+        match self {
+            Order::Astar { weight } => g as u64 + (*weight * h as f64).round().max(0.0) as u64,
+            Order::Width { novelty, .. } => {
+                ((novelty.evaluate(h, key, mins) as u64) << 32) | h as u64
+            }
+        }
+    }
+
+    /// What the progress line shows of a key: f, or BFWS's h.
+    fn bound(&self, key: u64) -> u64 {
+        match self {
+            Order::Astar { .. } => key,
+            Order::Width { .. } => key & u64::from(u32::MAX),
+        }
+    }
+
+    /// Bytes the novelty tables hold.
+    fn bytes(&self) -> u64 {
+        match self {
+            Order::Astar { .. } => 0,
+            Order::Width { novelty, .. } => novelty.bytes(),
+        }
     }
 }
 
@@ -66,6 +111,7 @@ struct Search {
     table: Table,
     open: BinaryHeap<Open>,
     estimator: Estimator,
+    order: Order,
     best: (u32, Vec<u32>),
     wanted: usize,
 }
@@ -87,7 +133,7 @@ pub fn search(e: &mut Engine, start: &State, unit: usize) -> Ending {
         key.clear();
         key.extend_from_slice(s.table.key(id.0));
         let (h, _) = s.estimator.estimate(e, &key);
-        e.progress.bound = f.0;
+        e.progress.bound = s.order.bound(f.0);
         e.examine_at(h);
         s.note_best(h, id.0);
         if let Some(limit) = e.over_limit(s.memory()) {
@@ -127,9 +173,26 @@ impl Search {
             heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry),
             scratch: start.clone(),
             bigs: (0..fluid.bigs()).map(|j| fluid.instance(j)).collect(),
-            weight: e.params.weight,
         };
-        let (distance, f) = estimator.estimate(e, &key);
+        let (distance, h) = estimator.estimate(e, &key);
+        let mut order = match e.params.algorithm {
+            Algorithm::Bfws => {
+                let novelty = Novelty::new(fluid.cells(), fluid.big_types(), fluid.units());
+                let mut mins = Vec::new();
+                fluid.load(&e.moves, &key[..fluid.bigs()]);
+                fluid.loaded_mins(&mut mins);
+                let novelty = Box::new(novelty);
+                Order::Width { novelty, mins }
+            }
+            _ => Order::Astar {
+                weight: e.params.weight,
+            },
+        };
+        let start_mins = match &order {
+            Order::Width { mins, .. } => mins.clone(),
+            Order::Astar { .. } => Vec::new(),
+        };
+        let f = order.priority(h, 0, &key, &start_mins);
         let mut table = Table::new();
         table.insert(&key, NO_PARENT, 0);
         let open = BinaryHeap::from([Open {
@@ -141,14 +204,15 @@ impl Search {
             table,
             open,
             estimator,
+            order,
             best: (distance, Vec::new()),
             wanted: e.best_count,
         }
     }
 
-    /// Bytes held: the table and the open list.
+    /// Bytes held: the table, the open list and the novelty tables.
     fn memory(&self) -> u64 {
-        held(&self.table, &self.open)
+        held(&self.table, &self.open) + self.order.bytes()
     }
 
     /// Keeps `id`, examined at goal distance `h`, among the best states.
@@ -189,28 +253,36 @@ impl Search {
         key: &[u16],
         (id, g): (u32, u32),
     ) -> Option<Limit> {
-        let (table, open, estimator) = (&mut self.table, &mut self.open, &mut self.estimator);
+        if let Order::Width { novelty, mins } = &mut self.order {
+            fluid.load(&e.moves, &key[..fluid.bigs()]);
+            fluid.loaded_mins(mins);
+            novelty.set_parent(Some((key, mins)));
+        }
+        let reopen = matches!(self.order, Order::Astar { .. });
+        let extra = self.order.bytes();
+        let (table, open) = (&mut self.table, &mut self.open);
+        let (estimator, order) = (&mut self.estimator, &mut self.order);
         let engine: &Engine = e;
         let (mut generated, mut stop) = (0u64, None);
-        fluid.successors(&engine.moves, key, &mut |s| {
+        fluid.successors(&engine.moves, key, &mut |s, mins| {
             generated += 1;
             if generated.is_multiple_of(CHECK_EVERY) {
-                stop = out_of_room(engine, held(table, open));
+                stop = out_of_room(engine, held(table, open) + extra);
                 if stop.is_some() {
                     return true;
                 }
             }
             let next = match table.insert(s, id, g + 1) {
                 Stored::New(next) => next,
-                Stored::Present(next, cost) if g + 1 < cost => {
+                Stored::Present(next, cost) if reopen && g + 1 < cost => {
                     table.improve(next, id, g + 1);
                     next
                 }
                 Stored::Present(..) => return false,
             };
-            let (_, weighted) = estimator.estimate(engine, s);
+            let (_, h) = estimator.estimate(engine, s);
             open.push(Open {
-                f: Reverse((g + 1) as u64 + weighted),
+                f: Reverse(order.priority(h, g + 1, s, mins)),
                 g: g + 1,
                 id: Reverse(next),
             });

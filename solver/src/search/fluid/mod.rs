@@ -29,6 +29,7 @@
 
 mod astar;
 mod model;
+mod novelty;
 mod refine;
 mod table;
 
@@ -84,21 +85,22 @@ pub fn check(
     locked: &[usize],
 ) -> Result<(), SearchError> {
     let refuse = |why: String| Err(SearchError::Fluid(why));
+    let name = params.algorithm.name();
     if params.metric != Metric::Steps {
-        return refuse(
-            "--algorithm fluid plans one-cell steps: use --metric steps (the default)".into(),
-        );
+        return refuse(format!(
+            "--algorithm {name} plans one-cell steps: use --metric steps (the default)"
+        ));
     }
     if !HEURISTICS.contains(&params.heuristic.name()) {
         return refuse(format!(
-            "--algorithm fluid estimates on positions without the units, which only {} read correctly: use one of them (not {})",
+            "--algorithm {name} estimates on positions without the units, which only {} read correctly: use one of them (not {})",
             HEURISTICS.join(", "),
             params.heuristic
         ));
     }
     if limits.max_length.is_some() {
         return refuse(
-            "--algorithm fluid does not bound the solution's length: drop --max-length, or use --algorithm bfs or astar".into(),
+            format!("--algorithm {name} does not bound the solution's length: drop --max-length, or use --algorithm bfs or astar"),
         );
     }
     if puzzle
@@ -107,13 +109,13 @@ pub fn check(
         .any(|g| unit_type_for(puzzle, g, locked).is_none())
     {
         return refuse(
-            "--algorithm fluid needs a type of 1x1 blocks that move freely (not the master, not sliders, not locked, not named by a goal): this puzzle has none; use --algorithm astar".into(),
+            format!("--algorithm {name} needs a type of 1x1 blocks that move freely (not the master, not sliders, not locked, not named by a goal): this puzzle has none; use --algorithm astar"),
         );
     }
     let prunings = crate::pruning::build(params, &Geometry::new(puzzle, puzzle.goals.first()));
     if !prunings.is_empty() {
         return refuse(format!(
-            "--algorithm fluid applies no prunings: drop {}",
+            "--algorithm {name} applies no prunings: drop {}",
             prunings.names().join(", ")
         ));
     }
@@ -186,20 +188,22 @@ mod tests {
         solve(puzzle, params, limits, options)
     }
 
-    /// Solves with `fluid` (on `h0` and on `path`) and with BFS; asserts
-    /// they agree on whether a solution exists and that fluid's replay to
-    /// the goal. Returns fluid's status.
+    /// Solves with `fluid` and `bfws` (each on `h0` and on `path`) and with
+    /// BFS; asserts they agree on whether a solution exists and that the
+    /// fluid searches' solutions replay to the goal. Returns BFS's status.
     fn agrees(text: &str) -> Status {
         let bfs = run(text, Algorithm::Bfs).expect("bfs serves the puzzle");
         assert_ne!(bfs.status, Status::LimitReached, "{text}");
         let puzzle = native::parse(text, "t").unwrap();
-        for heuristic in ["h0", "path"] {
-            let fluid = run_with(text, Algorithm::Fluid, heuristic).expect("fluid serves it");
-            assert_eq!(fluid.status, bfs.status, "{heuristic}: {text}");
-            if let Some(lines) = &fluid.solution {
-                let replay = crate::verify::replay(&puzzle, lines).expect("legal moves");
-                assert!(replay.solved, "{heuristic}: {text}");
-                assert!(replay.steps as u64 >= bfs.steps().unwrap(), "{text}");
+        for algorithm in [Algorithm::Fluid, Algorithm::Bfws] {
+            for heuristic in ["h0", "path"] {
+                let fluid = run_with(text, algorithm, heuristic).expect("fluid serves it");
+                assert_eq!(fluid.status, bfs.status, "{algorithm} {heuristic}: {text}");
+                if let Some(lines) = &fluid.solution {
+                    let replay = crate::verify::replay(&puzzle, lines).expect("legal moves");
+                    assert!(replay.solved, "{algorithm} {heuristic}: {text}");
+                    assert!(replay.steps as u64 >= bfs.steps().unwrap(), "{text}");
+                }
             }
         }
         bfs.status

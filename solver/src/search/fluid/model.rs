@@ -55,6 +55,8 @@ pub struct Fluid {
     anchors: Vec<u16>,
     totals: Vec<u16>,
     amounts: Vec<u16>,
+    /// Per region after the step being emitted: its lowest cell.
+    mins: Vec<u16>,
 }
 
 impl Fluid {
@@ -94,7 +96,30 @@ impl Fluid {
             anchors: Vec::new(),
             totals: Vec::new(),
             amounts: Vec::new(),
+            mins: Vec::new(),
         }
+    }
+
+    /// Cells of the board.
+    pub fn cells(&self) -> usize {
+        self.free.len()
+    }
+
+    /// The type of each big index.
+    pub fn big_types(&self) -> &[usize] {
+        &self.big_type
+    }
+
+    /// Units in the fluid.
+    pub fn units(&self) -> usize {
+        self.units.len()
+    }
+
+    /// The lowest cell of each region of the state last [`Fluid::load`]ed
+    /// into `out` (regions are numbered in the order of their lowest
+    /// cells, so these name them across states).
+    pub fn loaded_mins(&self, out: &mut Vec<u16>) {
+        lowest_cells(&self.region, self.size.len(), out);
     }
 
     /// Number of big blocks: the length of a state's anchor part.
@@ -213,12 +238,13 @@ impl Fluid {
     /// Calls `emit` with every successor of the state `key`: each step of a
     /// big block onto cells that are free of big blocks and whose regions
     /// keep room for their units, once per way of sharing each split
-    /// region's units among its pieces. Stops early when `emit` returns true.
+    /// region's units among its pieces, with the lowest cell of each of its
+    /// regions. Stops early when `emit` returns true.
     pub fn successors(
         &mut self,
         moves: &MoveGenerator,
         key: &[u16],
-        emit: &mut dyn FnMut(&[u16]) -> bool,
+        emit: &mut dyn FnMut(&[u16], &[u16]) -> bool,
     ) {
         let b = self.big.len();
         let (anchors, counts) = key.split_at(b);
@@ -237,6 +263,8 @@ impl Fluid {
                     continue;
                 }
                 let n = self.step_pieces(moves, (j, a, to), counts);
+                let mut mins = std::mem::take(&mut self.mins);
+                lowest_cells(&self.after, n, &mut mins);
                 self.anchors.clear();
                 self.anchors.extend_from_slice(anchors);
                 self.anchors[j] = to as u16;
@@ -252,12 +280,13 @@ impl Fluid {
                 let mut next = |totals: &[u16], _: &[u16]| {
                     let at = prefix.len();
                     prefix.extend_from_slice(totals);
-                    let stop = emit(prefix);
+                    let stop = emit(prefix, &mins);
                     prefix.truncate(at);
                     stop
                 };
                 let stop = each_share(&pieces, counts, &mut totals, &mut amounts, &mut next);
                 (self.pieces, self.totals, self.amounts) = (pieces, totals, amounts);
+                self.mins = mins;
                 self.unstep(moves, (j, a, to));
                 if stop {
                     return;
@@ -282,6 +311,23 @@ impl Fluid {
             }
         }
         (0..counts.len()).all(|r| counts[r] + self.need[r] <= self.size[r])
+    }
+}
+
+/// The lowest cell of each of the `n` regions numbered in `map` into `out`
+/// (one pass, stopping once every region is met).
+fn lowest_cells(map: &[u16], n: usize, out: &mut Vec<u16>) {
+    out.clear();
+    out.resize(n, NONE);
+    let mut found = 0;
+    for (c, &r) in map.iter().enumerate() {
+        if r != NONE && out[r as usize] == NONE {
+            out[r as usize] = c as u16;
+            found += 1;
+            if found == n {
+                break;
+            }
+        }
     }
 }
 
