@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::improve;
 use crate::interrupt::Interrupt;
-use crate::params::{Algorithm, ParamSet};
+use crate::params::ParamSet;
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
@@ -288,7 +288,7 @@ fn plan_attempts(
     let reuse: Vec<(String, ParamSet)> = found.ranked[..found.retrieved]
         .iter()
         .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
-        .filter(|(_, p)| p.algorithm != Algorithm::Fluid || units >= plan::FLUID_UNITS)
+        .filter(|(_, p)| !p.algorithm.fluid() || units >= plan::FLUID_UNITS)
         .collect();
     let general = plan::general_settings(spaces, units);
     tracing::info!(

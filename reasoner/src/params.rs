@@ -182,13 +182,13 @@ impl Default for ParamSet {
 }
 
 impl ParamSet {
-    /// The set as a search on positions: a fluid set becomes A* with the
-    /// same heuristic and weight, others stay as they are. For puzzles
-    /// whose goals may name every type (subgoal sections fixing all blocks,
-    /// parked blocks), which `--algorithm fluid` refuses when they name its
-    /// units.
+    /// The set as a search on positions: a fluid or BFWS set becomes A*
+    /// with the same heuristic and weight, others stay as they are. For
+    /// puzzles whose goals may name every type (subgoal sections fixing all
+    /// blocks, parked blocks), which the fluid searches refuse when they
+    /// name their units.
     pub fn on_positions(mut self) -> ParamSet {
-        if self.algorithm == Algorithm::Fluid {
+        if self.algorithm.fluid() {
             self.algorithm = Algorithm::Astar;
         }
         self
@@ -231,12 +231,10 @@ impl fmt::Display for ParamSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.algorithm.name())?;
         if self.algorithm.informed() {
-            write!(
-                f,
-                " {} w{}",
-                self.heuristic.name(),
-                format_real(self.weight)
-            )?;
+            write!(f, " {}", self.heuristic.name())?;
+        }
+        if self.algorithm.weighted() {
+            write!(f, " w{}", format_real(self.weight))?;
         }
         for (key, value) in self.settings.iter() {
             write!(f, " {key}={value}")?;

@@ -21,7 +21,7 @@
 //! Reuse waves run the retrieved cases' parameter sets, most similar first;
 //! then waves of the general settings (phase `general`,
 //! [`general_settings`]: the thesis's four of §8.2, then our A* on `path`,
-//! and on puzzles with units the fluid search),
+//! and on puzzles with units the fluid search and BFWS),
 //! so that a puzzle unlike every case still gets the settings that work
 //! across the collection before the proximity search. With an empty case
 //! base the cycle starts from them. A set whose cutoff lies below the known
@@ -224,17 +224,34 @@ pub fn fluid_setting() -> (String, ParamSet) {
     ("general: fluid w3 path".to_string(), fluid)
 }
 
+/// Our last general setting for puzzles with units: best-first width
+/// search (`solver --algorithm bfws`) over the fluid abstraction on `path`.
+/// It crosses the plateaus where weighted A* stalls: Sunshine, which no
+/// other setting solved, in 2.0M abstract states (56 s), American Pie in
+/// 200 (`experiments/sunshine/bfws/`). Its solutions are long (93,207
+/// steps on Sunshine), so it comes after the settings whose solutions are
+/// short, and `--improve` shortens what it finds.
+pub fn width_setting() -> (String, ParamSet) {
+    let bfws = ParamSet {
+        algorithm: Algorithm::Bfws,
+        heuristic: Heuristic::new("path"),
+        ..ParamSet::default()
+    };
+    ("general: bfws path".to_string(), bfws)
+}
+
 /// The general settings, tried in waves of their own after the retrieved
 /// cases' (see [`Planner::with_general`]): the thesis's four, whose BFS
 /// gives easy puzzles their optimal solutions, then ours: A* on `path`,
 /// and on a puzzle with at least [`FLUID_UNITS`] units (`units`, from
-/// `solver features`) the fluid search. With an empty case base the cycle
-/// starts from them.
+/// `solver features`) the fluid search and BFWS. With an empty case base
+/// the cycle starts from them.
 pub fn general_settings(spaces: u64, units: u64) -> Vec<(String, ParamSet)> {
     let mut list = standard_settings(spaces);
     list.push(route_setting());
     if units >= FLUID_UNITS {
         list.push(fluid_setting());
+        list.push(width_setting());
     }
     list
 }
@@ -501,8 +518,10 @@ impl Planner {
     /// so a fluid set varies its algorithm and weight only.
     fn operations(&self, p: &ParamSet) -> Vec<Op> {
         let mut ops = vec![Op::Algorithm];
-        if p.algorithm == Algorithm::Fluid {
-            ops.push(Op::Weight);
+        if p.algorithm.fluid() {
+            if p.algorithm.weighted() {
+                ops.push(Op::Weight);
+            }
             return ops;
         }
         let varied = self
@@ -659,7 +678,7 @@ mod tests {
     }
 
     #[test]
-    fn the_fluid_setting_comes_last_and_only_where_there_are_units() {
+    fn the_fluid_settings_come_last_and_only_where_there_are_units() {
         let names = |units| -> Vec<String> {
             general_settings(4, units)
                 .into_iter()
@@ -670,10 +689,12 @@ mod tests {
         assert_eq!(names(1), names(0));
         let with = names(FLUID_UNITS);
         assert_eq!(with[..5], names(0)[..]);
-        assert_eq!(with[5], "general: fluid w3 path");
-        let (_, p) = fluid_setting();
-        assert_eq!(fixture().validate(&p), Ok(()));
-        assert_eq!(p.heuristic.name(), "path");
+        assert_eq!(with[5..], ["general: fluid w3 path", "general: bfws path"]);
+        for (_, p) in [fluid_setting(), width_setting()] {
+            assert_eq!(fixture().validate(&p), Ok(()));
+            assert_eq!(p.heuristic.name(), "path");
+            assert!(p.algorithm.fluid());
+        }
     }
 
     /// The solver refuses the fluid search with most heuristics and it
@@ -704,6 +725,34 @@ mod tests {
             }
         }
         assert!(weights.len() > 1, "the weight varies");
+    }
+
+    /// BFWS weighs no heuristic: proximity drawn from a BFWS set changes
+    /// its algorithm alone, so the set is never proposed again with
+    /// another weight.
+    #[test]
+    fn proposals_from_a_bfws_set_change_its_algorithm() {
+        let (_, bfws) = width_setting();
+        let reuse = vec![("bfws".to_string(), bfws.clone())];
+        let mut p = Planner::new(5, SearchConfig::default(), reuse, 40, 4, 3).with_space(space());
+        let (mut runs, mut others) = (0, 0);
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in w {
+                if a.params.algorithm == Algorithm::Bfws {
+                    assert_eq!(a.params, p.space().normalized(bfws.clone()));
+                    runs += 1;
+                } else {
+                    others += 1;
+                }
+                p.learn(&a, &result(RunStatus::LimitReached, Some(3), Some(10)));
+            }
+        }
+        assert_eq!(runs, 1, "one BFWS run");
+        assert!(others > 1, "proposals from it search positions");
     }
 
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {

@@ -40,7 +40,7 @@ use sbp_protocol::pruning::{PruningInfo, PruningKind, Setting};
 use sbp_protocol::{HeuristicInfo, OptionInfo, Value, Vary};
 use serde::Deserialize;
 
-use crate::params::{Algorithm, Heuristic, ParamSet, Settings};
+use crate::params::{Heuristic, ParamSet, Settings};
 
 /// Cost of turning a cutoff pruning (the space value) on or off.
 pub const CUTOFF_TOGGLE: f64 = 2.0;
@@ -113,21 +113,24 @@ impl Space {
 
     /// The same search with irrelevant settings reset, so that two sets
     /// that run the same search compare equal: an uninformed algorithm
-    /// carries the default heuristic and weight; only the options of the
+    /// carries the default heuristic, one that weighs no heuristic (BFWS
+    /// too) the default weight; only the options of the
     /// set's heuristic are kept, each with its value or default; every
     /// registered pruning's setting follows, cutoffs and switches only when
-    /// on, except under the fluid search, which applies none. Options
+    /// on, except under the fluid searches, which apply none. Options
     /// first, then prunings, each in declaration order.
     pub fn normalized(&self, mut p: ParamSet) -> ParamSet {
         if !p.algorithm.informed() {
             p.heuristic = Heuristic::default();
+        }
+        if !p.algorithm.weighted() {
             p.weight = ParamSet::default().weight;
         }
         let mut settings = Settings::default();
         for o in self.options_of(&p.heuristic) {
             settings.set(&o.key(), Space::option_value(o, &p));
         }
-        if p.algorithm != Algorithm::Fluid {
+        if !p.algorithm.fluid() {
             for info in &self.prunings {
                 settings.set(&info.json, Space::stored(&Space::setting(info, &p)));
             }
