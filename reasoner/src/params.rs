@@ -205,12 +205,10 @@ impl ParamSet {
     pub fn solver_args(&self) -> Vec<String> {
         let mut args = vec!["--algorithm".to_string(), self.algorithm.name().to_string()];
         if self.algorithm.informed() {
-            args.extend([
-                "--heuristic".to_string(),
-                self.heuristic.name().to_string(),
-                "--weight".to_string(),
-                format_real(self.weight),
-            ]);
+            args.extend(["--heuristic".to_string(), self.heuristic.name().to_string()]);
+        }
+        if self.algorithm.weighted() {
+            args.extend(["--weight".to_string(), format_real(self.weight)]);
         }
         for (key, value) in self.settings.iter() {
             let flag = format!("--{}", key.replace('_', "-"));

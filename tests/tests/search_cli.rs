@@ -955,6 +955,35 @@ fn the_fluid_search_writes_solutions_the_verifier_accepts() {
     assert!(err.contains("h0, path, blind"), "{err}");
 }
 
+/// `--algorithm bfws` crosses the plateau where weighted A* on the same
+/// abstraction stalls: on American Pie, within 100,000 abstract states, the
+/// fluid search (`path` w3) stops at master distance 7 and BFWS solves it
+/// (322 steps in 200 states here), its solution replaying in the verifier.
+/// A weight, which it does not use, is refused.
+#[test]
+fn bfws_solves_what_the_fluid_search_stalls_on() {
+    let puzzle = "puzzles/klotski/american_pie.txt";
+    let common = ["--heuristic", "path", "--max-positions", "100000"];
+    let mut fluid = vec!["solve", puzzle, "--json", "--algorithm", "fluid"];
+    fluid.extend(common);
+    fluid.extend(["--weight", "3"]);
+    let (code, r) = one(&fluid);
+    assert_eq!(
+        (code, r["status"].as_str()),
+        (1, Some("limit_reached")),
+        "{r}"
+    );
+    assert!(r["best_distance"].as_u64().unwrap() > 0, "{r}");
+    let mut bfws = vec!["--algorithm", "bfws"];
+    bfws.extend(common);
+    let r = solve_and_verify(puzzle, &bfws, "goals_reached", 1);
+    assert!(r["positions_examined"].as_u64().unwrap() < 100_000, "{r}");
+    let out = solver(&["solve", puzzle, "--algorithm", "bfws", "--weight", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("takes no --weight"), "{err}");
+}
+
 /// An unsolvable tile start (two tiles swapped) is answered `no_solution`
 /// at once by every search, the optimal search of the solver's choosing
 /// (IDA* on pattern databases, which could never prove it) included, on the

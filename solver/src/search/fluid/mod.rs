@@ -74,10 +74,10 @@ pub fn unit_type_for(puzzle: &Puzzle, goal: &Goal, locked: &[usize]) -> Option<u
     unit_type(puzzle, named, locked)
 }
 
-/// Refuses what the fluid search cannot serve: a puzzle without units
+/// Refuses what the fluid searches cannot serve: a puzzle without units
 /// under some goal section, `--metric moves`, a heuristic that reads the
-/// units, `--max-length` (its plan's length is not the solution's), and
-/// prunings (it applies none).
+/// units, a `--weight` for BFWS (which weighs nothing), `--max-length` (its
+/// plan's length is not the solution's), and prunings (they apply none).
 pub fn check(
     puzzle: &Puzzle,
     params: &SearchParams,
@@ -96,6 +96,12 @@ pub fn check(
             "--algorithm {name} estimates on positions without the units, which only {} read correctly: use one of them (not {})",
             HEURISTICS.join(", "),
             params.heuristic
+        ));
+    }
+    if params.algorithm == crate::params::Algorithm::Bfws && params.weight != 1.0 {
+        return refuse(format!(
+            "--algorithm bfws orders states by novelty, then by the bare estimate, and takes no --weight (got {}): drop it, or use --algorithm fluid for a weighted search",
+            params.weight
         ));
     }
     if limits.max_length.is_some() {
