@@ -86,8 +86,10 @@ fn the_time_budget_stops_the_run_in_time() {
     }
 }
 
-/// A case base of two cases with Classic Klotski's features: IDA* without a
-/// heuristic (hopeless) first, BFS (solves in a moment) second.
+/// A case base of two cases with Classic Klotski's features: IDA* on `h0`
+/// (hopeless on Fool: 145M positions in 20 s without a solution, and its
+/// BFS probe meets its cap of 100,000 before the goal) first, BFS (Fool in
+/// 247k positions, 0.1 s) second.
 fn slow_and_fast(dir: &Scratch) -> String {
     let seed = std::fs::read_to_string(seed_casebase()).unwrap();
     let start = seed.find("[case.features]").unwrap();
@@ -113,10 +115,10 @@ fn slow_and_fast(dir: &Scratch) -> String {
 fn the_rest_of_a_wave_is_cancelled_once_one_solves() {
     let dir = Scratch::new("cancel");
     let cb = slow_and_fast(&dir);
-    let classic = puzzle("puzzles/klotski/classic.txt");
+    let fool = puzzle("puzzles/klotski/fool.txt");
     let started = Instant::now();
     let args = ["--jobs", "2", "--no-improve", "--attempt-timeout", "120"];
-    let (out, v) = solve(&classic, &cb, &args);
+    let (out, v) = solve(&fool, &cb, &args);
     assert_eq!(out.status.code(), Some(0), "{v}");
     assert!(
         started.elapsed().as_secs() < 60,
@@ -127,7 +129,7 @@ fn the_rest_of_a_wave_is_cancelled_once_one_solves() {
     assert_eq!(attempts[0]["status"], "cancelled", "{v}");
     assert_eq!(attempts[1]["status"], "solved", "{v}");
     assert_eq!(v["solved_by"], 2);
-    assert_eq!(v["steps"], 116);
+    assert_eq!(v["steps"], 48);
     assert!(v["improvement"].is_null(), "--no-improve: {v}");
 }
 
