@@ -214,7 +214,7 @@ pub const FLUID_UNITS: u64 = 2;
 /// abstraction (`solver --algorithm fluid`). On the GNOME levels it plans Shark in 2,318 abstract
 /// states (0.01 s), Pelopones in 1.1M (6 s) and Transeuropa in 242k (2 s),
 /// where the reasoner's other settings took 35M positions, 9M and 33M
-/// (`experiments/hard-full.md`); on `h0` it stalls on Transeuropa.
+/// (`experiments/hard.md`); on `h0` it stalls on Transeuropa.
 pub fn fluid_setting() -> (String, ParamSet) {
     let (_, route) = route_setting();
     let fluid = ParamSet {
