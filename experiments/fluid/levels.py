@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """`solver solve --algorithm fluid` on every GNOME Klotski level with units
 (`fluid_units` of `solver features` at least 2), under two settings: `h0`
-weight 5 and `path` weight 3 (the reasoner's general fluid setting). Each
+weight 5 and `path` weight 3 (the reasoner's general fluid setting); and
+`--algorithm bfws` on `path` (best-first width search over the same
+abstraction, the reasoner's last general setting). Each
 run has a time limit (LIMIT seconds, default 60) and a memory limit (8G);
 every solution is replayed by `solver verify`. Writes experiments/fluid.md
 and keeps the raw results in experiments/results/fluid.json (resumable:
@@ -19,17 +21,33 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from common import ROOT, SOLVER, gnome_levels, load_results, run_json, save_results  # noqa: E402
 
-SETTINGS = [("h0", "5"), ("path", "3")]
+# (algorithm, heuristic, weight or None, the column's title); a run's key
+# is LEVEL/heuristic-wWEIGHT for fluid (as the first runs stored them),
+# LEVEL/ALGORITHM-heuristic otherwise.
+SETTINGS = [
+    ("fluid", "h0", "5", "h0, weight 5"),
+    ("fluid", "path", "3", "path, weight 3"),
+    ("bfws", "path", None, "bfws, path"),
+]
+
+
+def key_of(level, setting):
+    algorithm, heuristic, weight, _ = setting
+    if algorithm == "fluid":
+        return f"{level}/{heuristic}-w{weight}"
+    return f"{level}/{algorithm}-{heuristic}"
 LIMIT = os.environ.get("LIMIT", "60")
 RESULTS = os.path.join(ROOT, "experiments", "results", "fluid.json")
 PAGE = os.path.join(ROOT, "experiments", "fluid.md")
 
 
-def run(level, heuristic, weight, tmp):
+def run(level, setting, tmp):
     """One solve; its report with `verified` added (None when it failed)."""
+    algorithm, heuristic, weight, _ = setting
     sol = os.path.join(tmp, "fluid.sol")
-    r = run_json([SOLVER, "solve", level, "--json", "--quiet", "--algorithm", "fluid",
-                  "--heuristic", heuristic, "--weight", weight, "--time-limit", LIMIT,
+    weighted = ["--weight", weight] if weight else []
+    r = run_json([SOLVER, "solve", level, "--json", "--quiet", "--algorithm", algorithm,
+                  "--heuristic", heuristic, *weighted, "--time-limit", LIMIT,
                   "--max-memory", "8G", "--solution", sol], timeout=float(LIMIT) + 120)
     if r is None:
         return None
@@ -46,11 +64,11 @@ def measure(results):
             units = f.get("fluid_units", 0) if f else 0
             if units < 2:
                 continue
-            for heuristic, weight in SETTINGS:
-                key = f"{os.path.basename(level)}/{heuristic}-w{weight}"
+            for setting in SETTINGS:
+                key = key_of(os.path.basename(level), setting)
                 if key in results:
                     continue
-                r = run(level, heuristic, weight, tmp)
+                r = run(level, setting, tmp)
                 results[key] = {"units": units, "report": r, "limit_s": LIMIT}
                 save_results(RESULTS, results)
                 print(key, r and r["status"], r and r.get("steps"), flush=True)
@@ -64,10 +82,12 @@ def cell(r):
         return "failed"
     secs = rep["elapsed_ms"] / 1000
     states = f"{rep['positions_examined']:,}"
+    # A run re-made with another LIMIT says so.
+    other = f" (time limit {r['limit_s']} s)" if r.get("limit_s", LIMIT) != LIMIT else ""
     if rep["status"] == "solved":
         ok = "" if rep.get("verified") else " (NOT verified)"
-        return f"**{rep['steps']}** steps{ok}, {states} states, {secs:.1f} s"
-    return f"{rep['status']}, distance {rep['best_distance']} of {rep['start_distance']}, {states} states, {secs:.0f} s"
+        return f"**{rep['steps']:,}** steps{ok}, {states} states, {secs:.1f} s{other}"
+    return f"{rep['status']}, distance {rep['best_distance']} of {rep['start_distance']}, {states} states, {secs:.0f} s{other}"
 
 
 def draw(results):
@@ -76,25 +96,25 @@ def draw(results):
         "# The fluid search on the GNOME levels",
         "",
         "Produced by `python3 experiments/fluid/levels.py` (raw results in `results/fluid.json`): "
-        "`solver solve LEVEL --algorithm fluid` on every GNOME Klotski level whose `solver features` "
+        "`solver solve LEVEL --algorithm fluid` (and `--algorithm bfws`) on every GNOME Klotski level whose `solver features` "
         "reports at least 2 `fluid_units` (the most numerous type of freely moving 1x1 blocks), with "
         f"a time limit of {LIMIT} s and `--max-memory 8G`; every solution replayed by `solver verify`. "
         "States are abstract states (the other blocks' places and the units per region), not positions. "
         f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()}.",
         "",
-        "| level | units | h0, weight 5 | path, weight 3 |",
-        "|---|---|---|---|",
+        "| level | units | " + " | ".join(s[3] for s in SETTINGS) + " |",
+        "|---|---|" + "---|" * len(SETTINGS),
     ]
     solved = {s: 0 for s in SETTINGS}
     for level in levels:
-        row = [results.get(f"{level}/{h}-w{w}") for h, w in SETTINGS]
+        row = [results.get(key_of(level, s)) for s in SETTINGS]
         units = next(r["units"] for r in row if r)
         for (s, r) in zip(SETTINGS, row):
             if r and r["report"] and r["report"]["status"] == "solved" and r["report"].get("verified"):
                 solved[s] += 1
-        lines.append(f"| {level[:-4]} | {units} | {cell(row[0])} | {cell(row[1])} |")
+        lines.append(f"| {level[:-4]} | {units} | " + " | ".join(cell(r) for r in row) + " |")
     lines += ["", f"{len(levels)} levels with units; solved and verified: "
-              + ", ".join(f"{h} w{w} {n}" for (h, w), n in solved.items()) + "."]
+              + ", ".join(f"{s[3]}: {n}" for s, n in solved.items()) + "."]
     with open(PAGE, "w") as f:
         f.write("\n".join(lines) + "\n")
 
