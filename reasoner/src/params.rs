@@ -5,7 +5,7 @@
 //!
 //! | parameter     | values                                   | solver flag       |
 //! |---------------|------------------------------------------|-------------------|
-//! | `algorithm`   | `bfs`, `astar`, `fluid` (cases may also say `ida`, `bidir`, `dfid`, `nbs`) | `--algorithm` |
+//! | `algorithm`   | `bfs`, `astar`, `fluid`, `bfws` (cases may also say `ida`, `bidir`, `dfid`, `nbs`) | `--algorithm` |
 //! | `heuristic`   | the solver's registered heuristics       | `--heuristic`     |
 //! | `weight`      | real (`f = g + weight * h`)              | `--weight`        |
 //! | each option of the set's heuristic (`h2` [A, B, C], `pdb_memory` bytes) | as declared | its flag (`--h2`, `--pdb-memory`) |

@@ -1161,6 +1161,8 @@ fn ida_and_dfid_take_the_probes_shortest_solution() {
         "--max-length",
         "33",
         "--json",
+        "--time-limit",
+        "30",
     ]);
     assert_eq!(
         (code, r["status"].as_str()),

@@ -259,7 +259,6 @@ impl Search {
             novelty.set_parent(Some((key, mins)));
         }
         let reopen = matches!(self.order, Order::Astar { .. });
-        let extra = self.order.bytes();
         let (table, open) = (&mut self.table, &mut self.open);
         let (estimator, order) = (&mut self.estimator, &mut self.order);
         let engine: &Engine = e;
@@ -267,7 +266,7 @@ impl Search {
         fluid.successors(&engine.moves, key, &mut |s, mins| {
             generated += 1;
             if generated.is_multiple_of(CHECK_EVERY) {
-                stop = out_of_room(engine, held(table, open) + extra);
+                stop = out_of_room(engine, held(table, open) + order.bytes());
                 if stop.is_some() {
                     return true;
                 }
