@@ -120,16 +120,9 @@ pub enum Pick {
     Merge,
 }
 
-/// What each subgoal of a variant recipe fixes (its `fix` key; the values
-/// of `solver variant --fix`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Fix {
-    /// Every block the variant kept.
-    All,
-    /// The master alone.
-    Master,
-}
+/// What each subgoal of a variant recipe fixes (its `fix` key): the values
+/// of `solver variant --fix`, declared once in the shared vocabulary.
+pub use sbp_protocol::SubgoalFix as Fix;
 
 impl Pick {
     pub fn name(self) -> &'static str {
@@ -137,15 +130,6 @@ impl Pick {
             Pick::Most => "most",
             Pick::Least => "least",
             Pick::Merge => "merge",
-        }
-    }
-}
-
-impl Fix {
-    pub fn name(self) -> &'static str {
-        match self {
-            Fix::All => "all",
-            Fix::Master => "master",
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The parameters that take one of a few fixed named values (algorithm,
-//! resting-block pruning, metric, encoding; the heuristics are an open set,
+//! resting-block pruning, metric, encoding, what a subgoal fixes; the
+//! heuristics are an open set,
 //! see [`crate::heuristic`]). Each is declared once with
 //! `choices!`: its spelling on the command line, in the JSON and in case
 //! bases is the one string written beside the variant, and its default is
@@ -165,6 +166,18 @@ choices! {
         /// of the set of their places. Narrower where many blocks are
         /// interchangeable; a little slower or faster than `packed`.
         Sets = "sets",
+    }
+}
+
+choices! {
+    /// Which blocks each subgoal taken from an easier variant's solution
+    /// fixes: `solver variant --fix`, and a variant recipe's `fix` in the
+    /// reasoner's case bases.
+    SubgoalFix, default All {
+        /// Every block the variant kept.
+        All = "all",
+        /// The master alone.
+        Master = "master",
     }
 }
 

@@ -22,7 +22,7 @@ pub mod pruning;
 pub mod ranges;
 pub mod result;
 
-pub use choices::{Algorithm, EncodingKind, Metric, Resting};
+pub use choices::{Algorithm, EncodingKind, Metric, Resting, SubgoalFix};
 pub use heuristic::{Admissible, Heuristic, HeuristicInfo};
 pub use improve::ImproveReport;
 pub use options::{OptionInfo, OptionKind, OptionSettings, Value, Vary};

@@ -11,14 +11,9 @@ use crate::model::{Cell, Goal, GoalRequirement, Puzzle};
 use crate::solution::SolutionMove;
 use crate::verify::replay_observed;
 
-/// Which blocks a subgoal fixes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Fix {
-    /// Every block the variant kept.
-    All,
-    /// The master alone.
-    Master,
-}
+/// Which blocks a subgoal fixes (declared in the shared vocabulary, which
+/// the reasoner's variant recipes use too).
+pub use sbp_protocol::SubgoalFix as Fix;
 
 /// The full puzzle with the subgoals taken from `variant`'s `solution`.
 /// `variant` must be `full` with blocks removed (types are matched by id).
