@@ -253,8 +253,8 @@ impl Search {
         key: &[u16],
         (id, g): (u32, u32),
     ) -> Option<Limit> {
+        fluid.load(&e.moves, &key[..fluid.bigs()]);
         if let Order::Width { novelty, mins } = &mut self.order {
-            fluid.load(&e.moves, &key[..fluid.bigs()]);
             fluid.loaded_mins(mins);
             novelty.set_parent(Some((key, mins)));
         }

@@ -235,11 +235,12 @@ impl Fluid {
         self.place(moves, j, from, j as u16);
     }
 
-    /// Calls `emit` with every successor of the state `key`: each step of a
-    /// big block onto cells that are free of big blocks and whose regions
-    /// keep room for their units, once per way of sharing each split
-    /// region's units among its pieces, with the lowest cell of each of its
-    /// regions. Stops early when `emit` returns true.
+    /// Calls `emit` with every successor of the state `key`, which must be
+    /// the state last [`Fluid::load`]ed (the caller may read its regions
+    /// first): each step of a big block onto cells that are free of big
+    /// blocks and whose regions keep room for their units, once per way of
+    /// sharing each split region's units among its pieces, with the lowest
+    /// cell of each of its regions. Stops early when `emit` returns true.
     pub fn successors(
         &mut self,
         moves: &MoveGenerator,
@@ -248,8 +249,7 @@ impl Fluid {
     ) {
         let b = self.big.len();
         let (anchors, counts) = key.split_at(b);
-        let regions = self.load(moves, anchors);
-        debug_assert_eq!(regions, counts.len(), "a state's counts, one per region");
+        debug_assert_eq!(self.size.len(), counts.len(), "`key` is the state loaded");
         for j in 0..b {
             if !moves.movable(self.big[j]) {
                 continue;
