@@ -176,22 +176,22 @@ impl Search {
         };
         let (distance, h) = estimator.estimate(e, &key);
         let mut order = match e.params.algorithm {
-            Algorithm::Bfws => {
-                let novelty = Novelty::new(fluid.cells(), fluid.big_types(), fluid.units());
-                let mut mins = Vec::new();
-                fluid.load(&e.moves, &key[..fluid.bigs()]);
-                fluid.loaded_mins(&mut mins);
-                let novelty = Box::new(novelty);
-                Order::Width { novelty, mins }
-            }
+            Algorithm::Bfws => Order::Width {
+                novelty: Box::new(Novelty::new(
+                    fluid.cells(),
+                    fluid.big_types(),
+                    fluid.units(),
+                )),
+                mins: Vec::new(),
+            },
             _ => Order::Astar {
                 weight: e.params.weight,
             },
         };
-        let start_mins = match &order {
-            Order::Width { mins, .. } => mins.clone(),
-            Order::Astar { .. } => Vec::new(),
-        };
+        // `key_of` left the start loaded: its regions' lowest cells name
+        // them in BFWS's atoms.
+        let mut start_mins = Vec::new();
+        fluid.loaded_mins(&mut start_mins);
         let f = order.priority(h, 0, &key, &start_mins);
         let mut table = Table::new();
         table.insert(&key, NO_PARENT, 0);
