@@ -269,7 +269,7 @@ fn bad_render_requests_exit_2_and_say_what_to_do() {
         ),
         (
             &["render", CLASSIC, "-o", "/nonexistent-dir/x.svg"],
-            "cannot write",
+            "cannot create a file in the folder /nonexistent-dir",
         ),
         (
             &["render", korf, "--from", "tiles"],

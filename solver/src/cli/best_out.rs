@@ -6,7 +6,7 @@
 
 use sbp_protocol::best::{BestPosition, BestPositions};
 
-use super::{write_atomically, Failure};
+use super::{write_file, Failure};
 use crate::formats::native;
 use crate::model::Puzzle;
 use crate::search::SolveOutput;
@@ -46,6 +46,5 @@ pub fn write(path: &str, file: &str, puzzle: &Puzzle, out: &SolveOutput) -> Resu
     };
     let text = serde_json::to_string_pretty(&best)
         .map_err(|e| Failure::input(format!("cannot write {path}: {e}")))?;
-    write_atomically(path, text + "\n")
-        .map_err(|e| Failure::input(format!("cannot write the best positions to {path}: {e}")))
+    write_file("--best-out", path, (text + "\n").as_bytes())
 }

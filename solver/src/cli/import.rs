@@ -41,10 +41,10 @@ pub fn select(
 
 pub fn run(args: &ImportArgs) -> Result<i32, Failure> {
     if let Some(out) = &args.output {
-        super::not_an_input("--output", out, &[&args.input.puzzle])?;
+        super::check_outputs(&[("--output", out)], &[&args.input.puzzle])?;
     }
     let puzzles = select(args.input.load()?, args.index, &args.input.puzzle)?;
     let text = native::write_collection(&puzzles);
-    write_output(args.output.as_deref(), text.as_bytes())?;
+    write_output("--output", args.output.as_deref(), text.as_bytes())?;
     Ok(0)
 }

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::ranged::{real, whole};
 use super::verify::puzzle_and_solution;
-use super::{check_output, write_atomically, Failure, PuzzleInput};
+use super::{check_outputs, write_file, Failure, PuzzleInput};
 use crate::improve::{improve, ImproveError, Improved, Options};
 use crate::params::Metric;
 use crate::report::ImproveReport;
@@ -50,7 +50,7 @@ pub struct ImproveArgs {
 pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
     if let Some(file) = &args.output {
         // The solution may be rewritten in place (never longer); the puzzle not.
-        check_output("--output", file, &[&args.input.puzzle])?;
+        check_outputs(&[("--output", file)], &[&args.input.puzzle])?;
     }
     let file = &args.input.puzzle;
     let (puzzle, _, moves) = puzzle_and_solution(&args.input, args.index, &args.solution)?;
@@ -78,8 +78,7 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
     let report = make_report(args, &out, started);
     // The result is printed even when its file could not be written, then the error.
     let written = match &args.output {
-        Some(path) => write_atomically(path, solution::write(&out.moves))
-            .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}"))),
+        Some(path) => write_file("--output", path, solution::write(&out.moves).as_bytes()),
         None => Ok(()),
     };
     if args.json {

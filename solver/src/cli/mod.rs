@@ -161,92 +161,50 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
     }
 }
 
-/// Writes a file so that it is either absent, the old one, or complete: a
-/// temporary file in the same folder, flushed, then renamed over the target.
-pub fn write_atomically(path: &str, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
-    use std::io::Write;
-    let target = std::path::Path::new(path);
-    let tmp = temporary_beside(target, "tmp");
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes.as_ref())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// Writes `flag`'s output `path` by the rules of [`sbp_outfile`], the one
+/// writer behind every file a command writes: a regular file is replaced
+/// atomically (its mode kept, a symlink written through, a read-only file
+/// refused), a device or FIFO is written in place, `-` is standard output.
+pub fn write_file(flag: &str, path: &str, bytes: &[u8]) -> Result<(), Failure> {
+    let path = std::path::Path::new(path);
+    let fail = |e| out_failure(flag, path, e);
+    match sbp_outfile::resolve(path).map_err(fail)? {
+        sbp_outfile::Dest::Stdout => output::text(bytes),
+        dest => dest.write(bytes).map_err(fail),
     }
-    result
 }
 
-/// Writes a command's output to `path` (atomically) or, without one, to
+/// Writes a command's output to `path` ([`write_file`]) or, without one, to
 /// standard output (see [`output::text`]).
-pub fn write_output(path: Option<&str>, bytes: &[u8]) -> Result<(), Failure> {
+pub fn write_output(flag: &str, path: Option<&str>, bytes: &[u8]) -> Result<(), Failure> {
     match path {
-        Some(path) => write_atomically(path, bytes).map_err(|e| {
-            Failure::input(format!(
-                "{path}: cannot write: {e}; check that the folder exists and is writable"
-            ))
-        }),
+        Some(path) => write_file(flag, path, bytes),
         None => output::text(bytes),
     }
 }
 
-/// A file name in `target`'s folder, hidden and unique to this process.
-fn temporary_beside(target: &std::path::Path, suffix: &str) -> std::path::PathBuf {
-    let dir = target
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    dir.join(format!(".{name}.{}.{suffix}", std::process::id()))
+/// Checks, before any work, every file a command will write: each could
+/// be written now ([`sbp_outfile::check`]), none is one of the command's
+/// `inputs` (writing it would replace a puzzle by its solution or picture),
+/// and no two name the same file (the second would replace the first).
+/// `outputs` are (flag, path) pairs.
+pub fn check_outputs(outputs: &[(&str, &str)], inputs: &[&str]) -> Result<(), Failure> {
+    use std::path::Path;
+    let inputs: Vec<&Path> = inputs.iter().map(Path::new).collect();
+    for &(flag, path) in outputs {
+        let path = Path::new(path);
+        let fail = |e| out_failure(flag, path, e);
+        sbp_outfile::check(path).map_err(fail)?;
+        sbp_outfile::not_an_input(path, &inputs).map_err(fail)?;
+    }
+    let paths: Vec<(&str, &Path)> = outputs.iter().map(|&(f, p)| (f, Path::new(p))).collect();
+    sbp_outfile::distinct(&paths).map_err(|e| Failure::input(e.to_string()))
 }
 
-/// Checks, before any work, that `flag`'s file `path` may be written: not
-/// one of the command's `inputs` ([`not_an_input`]) and writable
-/// ([`check_writable`]).
-pub fn check_output(flag: &str, path: &str, inputs: &[&str]) -> Result<(), Failure> {
-    not_an_input(flag, path, inputs)?;
-    check_writable(path).map_err(|m| Failure::input(format!("{flag} {path}: {m}")))
-}
-
-/// Refuses an output that is one of the command's input files (`-`, standard
-/// input, is none): writing it would replace the input, a puzzle by its
-/// solution or picture, which the atomic rename makes silent.
-pub fn not_an_input(flag: &str, path: &str, inputs: &[&str]) -> Result<(), Failure> {
-    // A file that does not exist yet is no input.
-    let Ok(out) = std::fs::canonicalize(path) else {
-        return Ok(());
-    };
-    match inputs
-        .iter()
-        .find(|i| **i != "-" && std::fs::canonicalize(i).is_ok_and(|i| i == out))
-    {
-        Some(input) => Err(Failure::input(format!(
-            "{flag} {path}: this is the input file {input}; writing there would replace it: choose another file"
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// Checks, before any work, that [`write_atomically`] could write `path`:
-/// it names no folder and its folder takes a new file (created and removed).
-/// The message says what is wrong.
-pub fn check_writable(path: &str) -> Result<(), String> {
-    let target = std::path::Path::new(path);
-    if path.is_empty() || path.ends_with('/') || target.is_dir() {
-        return Err("this names a folder, not a file".into());
-    }
-    let probe = temporary_beside(target, "probe");
-    match std::fs::File::create(&probe) {
-        Ok(_) => std::fs::remove_file(&probe).map_err(|e| format!("cannot write here: {e}")),
-        Err(e) => Err(format!(
-            "cannot write here ({e}): choose a file in a folder that exists and is writable"
-        )),
-    }
+/// The failure for output `flag` `path` that cannot be written: exit 2 with
+/// the writer's reason, which says what to do.
+fn out_failure(flag: &str, path: &std::path::Path, e: sbp_outfile::Error) -> Failure {
+    Failure::input(format!("{flag} {}: {e}", path.display()))
 }
 
 #[cfg(test)]

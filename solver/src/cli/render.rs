@@ -6,7 +6,7 @@
 
 use clap::Args;
 
-use super::verify::{one_puzzle, read_solution};
+use super::verify::{one_puzzle, read_solution, stdin_once};
 use super::{write_output, Failure, PuzzleInput};
 use crate::model::Puzzle;
 use crate::render::{self, Frames, Kind};
@@ -32,9 +32,10 @@ pub struct RenderArgs {
 
 pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
     let file = &args.input.puzzle;
+    stdin_once(file, args.solution.as_deref().unwrap_or(""))?;
     if let Some(out) = &args.output {
         let solution = args.solution.as_deref().unwrap_or("-");
-        super::not_an_input("--output", out, &[file, solution])?;
+        super::check_outputs(&[("--output", out)], &[file, solution])?;
     }
     if let (Some(at @ 1..), None) = (args.at, &args.solution) {
         return Err(Failure::input(format!(
@@ -56,7 +57,7 @@ pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
     };
     let title = puzzle.name.clone().unwrap_or_else(|| file.clone());
     let bytes = draw(&puzzle, moves.as_deref(), kind, args.at, &title)?;
-    write_output(args.output.as_deref(), &bytes)?;
+    write_output("--output", args.output.as_deref(), &bytes)?;
     Ok(0)
 }
 

@@ -97,10 +97,24 @@ impl SearchArgs {
             metric: self.metric,
             encoding: self.encoding,
             keep_visited: self.keep_visited,
-            threads: self.threads,
+            threads: capped_threads(self.threads),
             spill: self.spill.clone(),
         }
     }
+}
+
+/// `--threads` at most the machine's cores: threads beyond them only take
+/// turns, and each turn costs every layer a wake-up (256 threads on 2 cores
+/// made classic Klotski's BFS 600 times slower). A note says when a count
+/// is lowered.
+fn capped_threads(asked: usize) -> usize {
+    let cores = super::jobs::cores();
+    if asked > cores {
+        eprintln!(
+            "note: --threads {asked} is more than this machine's {cores} cores; using {cores}"
+        );
+    }
+    asked.min(cores)
 }
 
 impl LimitArgs {

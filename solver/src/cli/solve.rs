@@ -5,7 +5,7 @@ use clap::Args;
 use super::jobs;
 use super::render::draw_frames;
 use super::search_args::SearchJob;
-use super::{check_writable, not_an_input, write_atomically, write_output, Failure};
+use super::{check_outputs, write_file, Failure};
 use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
@@ -58,18 +58,9 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     // Before any search: what it finds must have somewhere to go (the
     // folder takes files), and not over its input (in a collection, each
     // puzzle's numbered file).
-    for (flag, file) in [
-        ("--solution", &args.solution),
-        ("--render", &args.render),
-        ("--best-out", &args.best_out),
-    ] {
-        if let Some(file) = file {
-            check_writable(file).map_err(|m| Failure::input(format!("{flag} {file}: {m}")))?;
-        }
-    }
-    for (flag, path) in output_paths(args, puzzles.len()) {
-        not_an_input(flag, &path, &[&args.job.input.puzzle])?;
-    }
+    let outputs = output_paths(args, puzzles.len());
+    let outputs: Vec<(&str, &str)> = outputs.iter().map(|(f, p)| (*f, p.as_str())).collect();
+    check_outputs(&outputs, &[&args.job.input.puzzle])?;
     let asked = args.job.search.params();
     let limits = Limits {
         max_length: args.max_length,
@@ -162,8 +153,7 @@ fn write_files(
     let mut written = Ok(());
     if let (Some(file), Some(lines)) = (&args.solution, &out.solution) {
         let path = solution_path(file, index, many);
-        written = write_atomically(&path, solution::write(lines))
-            .map_err(|e| Failure::input(format!("cannot write the solution to {path}: {e}")));
+        written = write_file("--solution", &path, solution::write(lines).as_bytes());
         report.solution = Some(lines.iter().map(|m| m.to_string()).collect());
     }
     if let Some(path) = &args.best_out {
@@ -253,7 +243,7 @@ fn render_solution(
     let kind = Kind::of_path(path).map_err(Failure::input)?;
     let title = puzzle.name.clone().unwrap_or_else(|| file.to_string());
     let bytes = draw_frames(puzzle, frames, kind, None, &title)?;
-    write_output(Some(path), &bytes)
+    write_file("--render", path, &bytes)
 }
 
 /// Where the solution of puzzle `index` goes: `FILE`, or `FILE.N` in a

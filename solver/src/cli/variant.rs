@@ -121,11 +121,16 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
     .into_iter()
     .flatten()
     .collect();
-    for (flag, out) in [("--output", &args.output), ("--moves-out", &args.moves_out)] {
-        if let Some(out) = out {
-            super::not_an_input(flag, out, &inputs)?;
-        }
+    if inputs.iter().filter(|i| **i == "-").count() > 1 {
+        return Err(Failure::input(
+            "two inputs read standard input (`-`), which holds one file: give the others as files",
+        ));
     }
+    let outputs: Vec<(&str, &str)> = [("--output", &args.output), ("--moves-out", &args.moves_out)]
+        .into_iter()
+        .filter_map(|(flag, out)| Some((flag, out.as_deref()?)))
+        .collect();
+    super::check_outputs(&outputs, &inputs)?;
     let puzzle = one_puzzle(args.input.load()?, args.index, file, "the variant")?;
     if args.rank {
         return print_rank(&obstruction::rank(&puzzle), args.json);
@@ -143,7 +148,11 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
         let out = freeze::chosen(&puzzle, &args.freeze, &args.freeze_area)
             .and_then(|frozen| freeze::freeze(&puzzle, &frozen))
             .map_err(|m| Failure::input(format!("{file}: {m}")))?;
-        write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+        write_output(
+            "--output",
+            args.output.as_deref(),
+            native::write(&out).as_bytes(),
+        )?;
         return Ok(0);
     }
     if args.remove.is_empty() {
@@ -168,7 +177,11 @@ pub fn run(args: &VariantArgs) -> Result<i32, Failure> {
                 .map_err(|m| Failure::input(format!("{sol}: {m}")))?
         }
     };
-    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    write_output(
+        "--output",
+        args.output.as_deref(),
+        native::write(&out).as_bytes(),
+    )?;
     Ok(0)
 }
 
@@ -189,7 +202,11 @@ fn merged(args: &VariantArgs, puzzle: &crate::model::Puzzle) -> Result<i32, Fail
                 .map_err(|m| Failure::input(format!("{sol}: {m}")))?
         }
     };
-    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    write_output(
+        "--output",
+        args.output.as_deref(),
+        native::write(&out).as_bytes(),
+    )?;
     Ok(0)
 }
 
@@ -224,7 +241,11 @@ fn parked(args: &VariantArgs, puzzle: &crate::model::Puzzle, best: &str) -> Resu
             p.id, p.to.0, p.to.1, p.from.0, p.from.1, nearest.distance
         );
     }
-    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    write_output(
+        "--output",
+        args.output.as_deref(),
+        native::write(&out).as_bytes(),
+    )?;
     Ok(0)
 }
 
@@ -261,14 +282,16 @@ fn split_part(
                 solution_moves(&need(&args.outside_solution, "--outside-solution")?, file)?;
             let (rest, moves) = split::rest(puzzle, &plan, &inside, &outside).map_err(why)?;
             if let Some(path) = &args.moves_out {
-                super::write_atomically(path, solution::write(&moves)).map_err(|e| {
-                    Failure::input(format!("cannot write the moves to {path}: {e}"))
-                })?;
+                super::write_file("--moves-out", path, solution::write(&moves).as_bytes())?;
             }
             rest
         }
     };
-    write_output(args.output.as_deref(), native::write(&out).as_bytes())?;
+    write_output(
+        "--output",
+        args.output.as_deref(),
+        native::write(&out).as_bytes(),
+    )?;
     Ok(0)
 }
 

@@ -39,15 +39,23 @@ fn move_lines(text: &str) -> Vec<usize> {
 
 /// Reads a solution file (or `-`, standard input, unless the puzzle comes from it).
 pub(super) fn read_solution(path: &str, puzzle_path: &str) -> Result<String, Failure> {
-    if path == "-" && puzzle_path == "-" {
-        return Err(Failure::input(
-            "the puzzle and the solution cannot both come from standard input",
-        ));
-    }
+    stdin_once(puzzle_path, path)?;
     let bytes = formats::read_bytes(path).map_err(|e| Failure::input(e.to_string()))?;
     formats::decode(path, &bytes)
         .map(str::to_string)
         .map_err(|e| Failure::input(e.to_string()))
+}
+
+/// Refuses a puzzle and a solution that both read standard input (`-`):
+/// the puzzle would take all of it. Called before the puzzle is read, so
+/// that the error says this rather than how the mixed text fails to parse.
+pub(super) fn stdin_once(puzzle_path: &str, solution_path: &str) -> Result<(), Failure> {
+    match puzzle_path == "-" && solution_path == "-" {
+        true => Err(Failure::input(
+            "the puzzle and the solution cannot both come from standard input: give one of them as a file",
+        )),
+        false => Ok(()),
+    }
 }
 
 /// The one puzzle `what` (e.g. "the solution") is for: the file's only
@@ -77,6 +85,7 @@ pub fn puzzle_and_solution(
     solution_file: &str,
 ) -> Result<(Puzzle, String, Vec<solution::SolutionMove>), Failure> {
     let file = &input.puzzle;
+    stdin_once(file, solution_file)?;
     let puzzle = one_puzzle(input.load_with_goals()?, index, file, "the solution")?;
     let text = read_solution(solution_file, file)?;
     let moves = solution::parse(&text, solution_file).map_err(|e| Failure::input(e.to_string()))?;
