@@ -101,3 +101,43 @@ pub fn group_tags<'a>(markup: &'a str, class: &str) -> Vec<&'a str> {
         })
         .collect()
 }
+
+/// How many images a GIF holds, read from its block structure (header,
+/// colour tables, extensions and image descriptors with their data
+/// sub-blocks); `None` for bytes that are no complete GIF.
+pub fn gif_frames(bytes: &[u8]) -> Option<usize> {
+    let table = |flags: u8| {
+        if flags & 0x80 != 0 {
+            3 << ((flags & 7) + 1)
+        } else {
+            0
+        }
+    };
+    // Skips data sub-blocks from `at`, returning where the terminator ends.
+    let sub_blocks = |mut at: usize| -> Option<usize> {
+        loop {
+            let n = *bytes.get(at)? as usize;
+            at += 1 + n;
+            if n == 0 {
+                return Some(at);
+            }
+        }
+    };
+    if !bytes.starts_with(b"GIF8") {
+        return None;
+    }
+    let mut at = 13 + table(*bytes.get(10)?);
+    let mut frames = 0;
+    loop {
+        match *bytes.get(at)? {
+            0x3B => return Some(frames),
+            0x21 => at = sub_blocks(at + 2)?,
+            0x2C => {
+                frames += 1;
+                at += 10 + table(*bytes.get(at + 9)?);
+                at = sub_blocks(at + 1)?;
+            }
+            _ => return None,
+        }
+    }
+}

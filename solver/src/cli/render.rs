@@ -100,6 +100,13 @@ pub fn draw_frames(
             frames.anchors.len() - 1
         )));
     }
+    if kind == Kind::Gif && frames.anchors.len() > crate::render::raster::GIF_MAX_FRAMES {
+        eprintln!(
+            "note: the GIF shows evenly spaced positions, not all {} of the solution; \
+             the player (.html) shows every move",
+            frames.anchors.len()
+        );
+    }
     render::draw(puzzle, frames, kind, at, title).map_err(|m| Failure {
         message: m,
         code: 3,

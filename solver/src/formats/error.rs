@@ -47,11 +47,13 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        )
+        // As compilers do: no place for what concerns the whole file, no
+        // column for a whole line.
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{}: {}", self.file, self.message),
+            (line, 0) => write!(f, "{}:{line}: {}", self.file, self.message),
+            (line, column) => write!(f, "{}:{line}:{column}: {}", self.file, self.message),
+        }
     }
 }
 

@@ -25,7 +25,25 @@ pub fn fresh_count() -> usize {
 
 /// True when `c` may identify a non-master block in the native format.
 pub fn usable(c: char) -> bool {
-    c != MASTER_ID && !RESERVED.contains(&c) && !c.is_whitespace() && !c.is_control()
+    c != MASTER_ID && !RESERVED.contains(&c) && !invisible(c)
+}
+
+/// True for a character that draws nothing or changes how others are
+/// drawn: whitespace, control characters, and Unicode's format and
+/// invisible characters (bidirectional overrides such as U+202E, zero-width
+/// joiners such as U+200D, variation selectors, the byte-order mark, tags).
+/// None may stand for a block: a board drawn with them would not show what
+/// it holds, or would show it reordered.
+pub fn invisible(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}' | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
 }
 
 /// Hands out distinct identifiers.
@@ -68,6 +86,18 @@ mod tests {
         assert!(!set.contains(&'0'));
         assert_eq!(fresh_count(), all.len());
         assert!(fresh_count() >= 195, "a 14x14 tile puzzle needs 195");
+    }
+
+    #[test]
+    fn bidi_zero_width_and_format_characters_are_no_identifiers() {
+        for c in [
+            '\u{202E}', '\u{200D}', '\u{200B}', '\u{FEFF}', '\u{2066}', '\u{FE0F}', '\t',
+        ] {
+            assert!(invisible(c) && !usable(c), "U+{:04X}", c as u32);
+        }
+        for c in ['a', 'Z', '\u{3b1}', '\u{e9}', '*'] {
+            assert!(!invisible(c), "{c}");
+        }
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub fn parse(text: &str, file: &str) -> Result<Puzzle, ParseError> {
     }
     let grid = Grid::padded(file, &rows)?;
     let mut builder = grid.builder(file, |ch| {
-        (ch != ' ' && (ch.is_whitespace() || ch.is_control())).then(|| {
+        (ch != ' ' && super::ids::invisible(ch)).then(|| {
             format!(
                 "unknown character U+{:04X}: use a space for an empty cell",
                 ch as u32

@@ -93,7 +93,7 @@ fn split_sections(text: &str) -> (Metadata, Vec<Vec<(usize, &str)>>) {
 
 /// The message for a grid character the old format does not know.
 fn unknown(ch: char) -> Option<String> {
-    (ch != ' ' && (ch.is_whitespace() || ch.is_control())).then(|| {
+    (ch != ' ' && super::ids::invisible(ch)).then(|| {
         format!(
             "unknown character U+{:04X}: use a space or '.' for an empty cell",
             ch as u32
@@ -166,7 +166,7 @@ fn want_blocks(builder: &mut PuzzleBuilder, goal: &Grid) -> Result<(), ParseErro
 }
 
 fn is_block_char(ch: char) -> bool {
-    !matches!(ch, '#' | '-' | ' ' | '.') && !ch.is_whitespace() && !ch.is_control()
+    !matches!(ch, '#' | '-' | ' ' | '.') && !super::ids::invisible(ch)
 }
 
 /// The 4-connected groups of equal block characters, in reading order of

@@ -256,11 +256,12 @@ fn parse_header(
 fn parse_declaration(file: &str, line: usize, text: &str) -> Result<BlockType, ParseError> {
     let err = |column: usize, message: String| ParseError::new(file, line, column, message);
     let id = text.chars().next().expect("a non-blank line");
-    if RESERVED.contains(&id) || id.is_whitespace() || id.is_control() {
+    if RESERVED.contains(&id) || super::ids::invisible(id) {
         return Err(err(
             1,
             format!(
-                "{} cannot be a block identifier (reserved: # . - ! % | = , whitespace and control characters); \
+                "{} cannot be a block identifier (reserved: # . - ! % | = , whitespace, control and invisible \
+                 characters such as U+202E or U+200D); \
                  a header line starts with the block's identifier",
                 describe(id)
             ),
@@ -318,7 +319,7 @@ fn parse_declaration(file: &str, line: usize, text: &str) -> Result<BlockType, P
 /// A character for an error message, visible even when it is blank:
 /// `'x'`, or `U+0009` for a tab.
 fn describe(c: char) -> String {
-    if c.is_whitespace() || c.is_control() {
+    if super::ids::invisible(c) {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}'")

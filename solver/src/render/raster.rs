@@ -15,6 +15,17 @@ const GIF_MAX_SIDE: f32 = 800.0;
 const GIF_DELAY: u16 = 35;
 /// The last frame (the goal) is held longer before the animation loops.
 const GIF_FINAL_DELAY: u16 = 250;
+/// Most frames in a GIF: a longer solution is shown by evenly spaced
+/// positions (the start and the goal always among them), so that drawing it
+/// stays a matter of seconds (Sunshine's 1,308 moves took 68 s and 44 MB).
+pub const GIF_MAX_FRAMES: usize = 300;
+/// Most pixels drawn for a GIF in all (frames times frame size): big boards
+/// get fewer frames. Drawing and quantising take about 100 ns a pixel, so
+/// this is a few seconds.
+const GIF_MAX_PIXELS: u64 = 40_000_000;
+/// The GIF encoder's colour quantisation speed (1 best to 30 fastest): the
+/// pictures are flat colours, which the fastest setting keeps.
+const GIF_QUANTISE_SPEED: i32 = 30;
 
 /// Rasterises an SVG document at `scale` into RGBA pixels.
 fn rasterise(svg_text: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
@@ -44,12 +55,28 @@ pub fn png(puzzle: &Puzzle, anchors: &[usize]) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("cannot encode the PNG: {e}"))
 }
 
-/// An animated GIF: every frame, looping, the goal held a little longer.
+/// Which of `count` positions a GIF of frames `w` x `h` pixels shows: all of
+/// them, or at most [`GIF_MAX_FRAMES`] (fewer on big boards, within
+/// [`GIF_MAX_PIXELS`]) evenly spaced, the first and the last among them.
+pub fn gif_sample(count: usize, w: u32, h: u32) -> Vec<usize> {
+    let by_pixels = GIF_MAX_PIXELS / (u64::from(w) * u64::from(h)).max(1);
+    let most = (by_pixels as usize).clamp(2, GIF_MAX_FRAMES);
+    if count <= most {
+        return (0..count).collect();
+    }
+    let mut picked: Vec<usize> = (0..most).map(|k| k * (count - 1) / (most - 1)).collect();
+    picked.dedup();
+    picked
+}
+
+/// An animated GIF of the frames [`gif_sample`] picks, looping, the goal
+/// held a little longer.
 pub fn gif(puzzle: &Puzzle, frames: &Frames) -> Result<Vec<u8>, String> {
     let style = Style::of(puzzle);
     let scale = (GIF_MAX_SIDE / style.width.max(style.height) as f32).min(1.0);
     let draw = |anchors: &[usize]| rasterise(&svg::document(puzzle, &style, anchors), scale);
     let first = draw(&frames.anchors[0])?;
+    let shown = gif_sample(frames.anchors.len(), first.width(), first.height());
     let (w, h) = (first.width() as u16, first.height() as u16);
     let mut out = Vec::new();
     let mut encoder =
@@ -58,12 +85,12 @@ pub fn gif(puzzle: &Puzzle, frames: &Frames) -> Result<Vec<u8>, String> {
         .set_repeat(gif::Repeat::Infinite)
         .map_err(|e| format!("cannot write the GIF: {e}"))?;
     let mut pixmap = first;
-    for k in 0..frames.anchors.len() {
+    for (n, &k) in shown.iter().enumerate() {
         if k > 0 {
             pixmap = draw(&frames.anchors[k])?;
         }
-        let mut frame = gif::Frame::from_rgba_speed(w, h, pixmap.data_mut(), 10);
-        frame.delay = if k + 1 == frames.anchors.len() {
+        let mut frame = gif::Frame::from_rgba_speed(w, h, pixmap.data_mut(), GIF_QUANTISE_SPEED);
+        frame.delay = if n + 1 == shown.len() {
             GIF_FINAL_DELAY
         } else {
             GIF_DELAY
@@ -74,4 +101,22 @@ pub fn gif(puzzle: &Puzzle, frames: &Frames) -> Result<Vec<u8>, String> {
     }
     drop(encoder);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gif_sample;
+
+    #[test]
+    fn long_solutions_are_sampled_evenly_from_start_to_goal() {
+        assert_eq!(gif_sample(5, 100, 100), vec![0, 1, 2, 3, 4]);
+        let s = gif_sample(1309, 100, 100);
+        assert_eq!(s.len(), super::GIF_MAX_FRAMES);
+        assert_eq!((s[0], *s.last().unwrap()), (0, 1308));
+        assert!(s.windows(2).all(|w| w[0] < w[1]));
+        // Big frames: fewer of them, still the start and the goal.
+        let big = gif_sample(1309, 800, 800);
+        assert!(big.len() < s.len() && big.len() >= 2, "{}", big.len());
+        assert_eq!((big[0], *big.last().unwrap()), (0, 1308));
+    }
 }
