@@ -14,8 +14,15 @@ const NEW_FILE_MODE: u32 = 0o666;
 /// Replaces `file` by `bytes`: a temporary file beside it, with `mode` (the
 /// old file's bits) or the umask's default, flushed to disk and renamed over
 /// it; then the folder is flushed so that the rename lasts. A temporary
-/// file is removed when anything fails.
-pub(crate) fn replace(file: &Path, mode: Option<u32>, bytes: &[u8]) -> Result<(), Error> {
+/// file is removed when anything fails. `before_rename` runs between the
+/// write and the rename (the case base's tests pause there to show that a
+/// reader never sees half a file).
+pub fn replace_file(
+    file: &Path,
+    mode: Option<u32>,
+    bytes: &[u8],
+    before_rename: impl FnOnce(),
+) -> Result<(), Error> {
     let dir = folder(file);
     let name = file
         .file_name()
@@ -45,6 +52,7 @@ pub(crate) fn replace(file: &Path, mode: Option<u32>, bytes: &[u8]) -> Result<()
     tmp.write_all(bytes)
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| io("cannot write", e))?;
+    before_rename();
     tmp.persist(file)
         .map_err(|e| io("cannot replace", e.error))?;
     if let Ok(d) = std::fs::File::open(&dir) {

@@ -189,7 +189,7 @@ impl Dest {
         match self {
             Dest::Stdout => in_place::stdout(bytes),
             Dest::InPlace(path) => in_place::write(path, bytes),
-            Dest::Replace { file, mode } => atomic::replace(file, *mode, bytes),
+            Dest::Replace { file, mode } => atomic::replace_file(file, *mode, bytes, || ()),
         }
     }
 

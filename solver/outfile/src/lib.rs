@@ -26,6 +26,7 @@ mod dest;
 mod error;
 mod in_place;
 
+pub use atomic::replace_file;
 pub use dest::{resolve, Dest};
 pub use error::Error;
 
