@@ -335,7 +335,8 @@ fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
 
 /// The limited attempts, wave by wave (no new wave once half of a budget
 /// is used, when phases for hard puzzles follow), the parking, variant and
-/// restart phases if they failed, then the final unlimited attempt.
+/// restart phases if they failed, then the final unlimited attempt; with
+/// no attempts (`--attempts 0`) the final attempt alone.
 /// Parking comes first: it solved American Pie, where the variants had not,
 /// and it stops after at most one run of its own when no block stands on
 /// the master's route.
@@ -346,8 +347,12 @@ async fn attempts(
     progress: &mut Progress,
 ) {
     let config = hard.config;
-    waves(runner, puzzle, hard, progress).await;
-    hard_phases(runner, puzzle, hard, progress).await;
+    // `--attempts 0` asks for the final attempt alone: no door split,
+    // parking, variant or restart runs before it.
+    if config.attempts > 0 {
+        waves(runner, puzzle, hard, progress).await;
+        hard_phases(runner, puzzle, hard, progress).await;
+    }
     if !config.final_run || !progress.goes_on_within(&config.budget) {
         return;
     }
