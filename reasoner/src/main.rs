@@ -146,9 +146,11 @@ struct SolveArgs {
     #[arg(long, value_name = "BYTES", value_parser = parse::max_memory, allow_negative_numbers = true)]
     max_memory: Option<u64>,
     /// Where attempts run: local, slurm (each attempt an `srun` job with its
-    /// memory and time limits), or a command template with {args} such as
-    /// 'ssh node1 {args}'; templates may also use {name}, {mem_mb}, {time_s}
-    /// (see reasoner/README.md).
+    /// memory and time limits), or a command template with {args} (the
+    /// solver's words quoted for the shell that ssh, qrsh and the like hand
+    /// them to) such as 'ssh node1 {args}', or {argv} (unquoted, for a
+    /// program that runs them itself) such as 'nice {argv}'; templates may
+    /// also use {name}, {mem_mb}, {time_s} (see reasoner/README.md).
     #[arg(long, value_name = "HOW", default_value = "local")]
     launcher: String,
     /// Similarity measure: thesis or extended (thesis + the solver's extra features).

@@ -530,12 +530,25 @@ impl Runner {
     }
 }
 
-/// The scheduler's name of an attempt: `reasoner-STEM-TAG`.
+/// The scheduler's name of an attempt: `reasoner-STEM-TAG`, every
+/// character of the stem but ASCII letters, digits and `._-` made `_`: a
+/// scheduler's name needs no more, and a launcher template may hand it to
+/// a shell (`ssh node1 qsub -N {name} ...`), where a `;` or `$(...)` from a
+/// file name would run.
 fn job_name(puzzle: &Path, tag: usize) -> String {
-    let stem = puzzle
+    let stem: String = puzzle
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     format!("reasoner-{stem}-{tag}")
 }
 
@@ -699,6 +712,13 @@ mod tests {
         let r = interpret(finished(1, &out), 5);
         assert_eq!(r.status, RunStatus::LimitReached);
         assert_eq!(r.best_distance, Some(3));
+    }
+
+    #[test]
+    fn a_job_name_holds_nothing_a_shell_would_read() {
+        let name = job_name(Path::new("dir/a;touch X $(id) 'q\".txt"), 3);
+        assert_eq!(name, "reasoner-a_touch_X___id___q_-3");
+        assert_eq!(job_name(Path::new("classic.txt"), 1), "reasoner-classic-1");
     }
 
     #[test]

@@ -95,3 +95,78 @@ fn zero_attempts_run_the_final_attempt_alone() {
     assert!(took < Duration::from_secs(30), "took {took:?}");
 }
 
+fn write_script(path: &Path, body: &str) {
+    std::fs::write(path, body).unwrap();
+    let ok = Command::new("chmod").arg("+x").arg(path).status().unwrap();
+    assert!(ok.success());
+}
+
+/// A file name that runs two commands when a shell reads it unquoted (its
+/// quotes balanced, so that the shell runs the line), and breaks into
+/// several words otherwise.
+const HOSTILE_NAME: &str = "a;touch PWNED1;b $(touch PWNED2) 'q' \"x y\".txt";
+
+/// Item 11: the README's template `ssh node1 {args}` hands its words to a
+/// shell on the node; a stand-in `ssh` first on PATH does what ssh does
+/// (joins its words after the host and runs them with `sh -c`). The words
+/// are quoted for it, so a puzzle named with `;`, `$(...)`, quotes and
+/// spaces is solved and runs no command. The reasoner of 2113315 ran both
+/// `touch`es and failed the attempts.
+#[test]
+fn the_template_launcher_quotes_the_words_it_hands_to_a_shell() {
+    let dir = Scratch::new("inject");
+    let bin = dir.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    write_script(
+        &bin.join("ssh"),
+        "#!/bin/sh\necho \"$1\" >> \"$LAUNCH_LOG\"\nshift\nexec sh -c \"$*\"\n",
+    );
+    let puzzle = dir.path(HOSTILE_NAME);
+    std::fs::copy(end_to_end::workspace_root().join(QUICKSTART), &puzzle).unwrap();
+    let cb = empty_casebase(&dir);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let log = dir.path("launch.log");
+    let env = [("PATH", path), ("LAUNCH_LOG", s(&log).to_string())];
+    let solver = end_to_end::solver_bin();
+    for launcher in ["ssh node1 {args}", "env {argv}"] {
+        let args = [
+            "solve",
+            s(&puzzle),
+            "--casebase",
+            s(&cb),
+            "--json",
+            "--attempts",
+            "2",
+            "--jobs",
+            "1",
+            // Only runs of the puzzle itself (a variant's file has a tame name).
+            "--variants",
+            "0",
+            "--parks",
+            "0",
+            "--restarts",
+            "0",
+            "--launcher",
+            launcher,
+            "--solver",
+            s(&solver),
+        ];
+        // Run in the scratch folder: a `touch` that ran would leave its file here.
+        let out = reasoner_within(120, &args, &dir.0, &env);
+        assert_eq!(out.status.code(), Some(0), "{launcher}: {}", stderr(&out));
+        let report = json_of(&out);
+        assert_eq!(report["status"], "solved", "{launcher}: {report}");
+        for row in report["attempts"].as_array().unwrap() {
+            assert!(row["error"].is_null(), "{launcher}: {row}");
+        }
+        assert_solution_replays(&dir, s(&puzzle), &report);
+        for pwned in ["PWNED1", "PWNED2"] {
+            assert!(!dir.path(pwned).exists(), "{launcher} ran `touch {pwned}`");
+            assert!(!end_to_end::workspace_root().join(pwned).exists());
+        }
+    }
+    let hosts = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(hosts.lines().count() >= 1, "the stand-in ssh ran: {hosts:?}");
+    assert!(hosts.lines().all(|h| h == "node1"), "{hosts:?}");
+}
+
