@@ -13,7 +13,7 @@ use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::improve;
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Gate, Interrupt};
 use crate::params::ParamSet;
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
@@ -710,8 +710,15 @@ fn found_by(origin: &AttemptRecord, report: &Report) -> FoundBy {
 /// Step 6: makes the solved puzzle a case of the case base at `path`, or
 /// updates its case (same puzzle content) when the new parameters needed
 /// fewer positions. The file is re-read, changed and replaced atomically
-/// under its lock (see `casebase::lock`).
-pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Retained>, Error> {
+/// under its lock (see `casebase::lock`); once the lock is held, `gate`
+/// says whether a signal came while waiting for it (then nothing is
+/// written).
+pub fn retain(
+    path: &Path,
+    puzzle: &Path,
+    report: &Report,
+    gate: &Gate,
+) -> Result<Option<Retained>, Error> {
     let Some(index) = report.solved_by else {
         return Ok(None);
     };
@@ -741,6 +748,7 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
     // Re-read, merged and written under the case base's lock: a case another
     // reasoner added meanwhile is kept.
     let retained = casebase::update(path, |cb| {
+        gate.pass_for(path)?;
         let existing = cb
             .cases
             .iter_mut()

@@ -5,12 +5,18 @@
 //! visited set, and the oracle grid's size. Each test ran against the
 //! reasoner of 2113315 and failed there.
 
+use std::fs::File;
+use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod reasoner_common;
+use reasoner_common::standin::{send, wait_for};
 use reasoner_common::{assert_solution_replays, json_of, s, Scratch};
+
+/// Dad's Puzzle: BFS solves it in milliseconds.
+const QUICKSTART: &str = "puzzles/quickstart.txt";
 
 /// An empty case base in `dir`.
 fn empty_casebase(dir: &Scratch) -> PathBuf {
@@ -93,6 +99,147 @@ fn zero_attempts_run_the_final_attempt_alone() {
     assert_solution_replays(&dir, "puzzles/klotski/fool.txt", &report);
     // A debug build takes a few seconds; the variant phases took minutes.
     assert!(took < Duration::from_secs(30), "took {took:?}");
+}
+
+/// Holds the exclusive lock of the case base `cb` (as a reasoner retaining
+/// into it does) while the returned file is open.
+fn hold_lock(cb: &Path) -> File {
+    let mut name = cb.file_name().unwrap().to_os_string();
+    name.push(".lock");
+    let file = File::create(cb.with_file_name(name)).unwrap();
+    // SAFETY: flock on a descriptor this test owns.
+    let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+    assert_eq!(locked, 0, "flock");
+    file
+}
+
+/// Whether process `pid` waits for a `flock` (a `->` line of /proc/locks).
+fn waits_for_a_lock(pid: u32) -> bool {
+    let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+    locks
+        .lines()
+        .any(|l| l.contains("->") && l.split_whitespace().any(|w| w == pid.to_string()))
+}
+
+/// Starts `reasoner args`, waits until it waits for the lock `holder`
+/// holds, sends it SIG`signal` and returns its output and how long it took
+/// to end after the signal (`None`: it did not end within 10 s, and was
+/// killed once the lock was released).
+fn signal_while_waiting(args: &[&str], signal: &str, holder: File) -> (Output, Option<Duration>) {
+    let child = Command::new(end_to_end::reasoner_bin())
+        .args(args)
+        .current_dir(end_to_end::workspace_root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let waiting = wait_for(60, || waits_for_a_lock(pid));
+    send(signal, pid);
+    let (out, took) = wait_at_most(child, Duration::from_secs(10));
+    drop(holder);
+    assert!(waiting, "the reasoner never waited for the lock: {}", stderr(&out));
+    (out, took)
+}
+
+/// The names in folder `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Item 10: SIGTERM and SIGINT while the reasoner waits for a case base's
+/// lock, held by another process, end it at once with 143 or 130, and
+/// nothing is written. The reasoner of 2113315 swallowed the signal, waited
+/// the lock out and exited 0 having changed the case base.
+#[test]
+fn a_signal_ends_the_wait_for_the_case_base_lock_and_nothing_is_written() {
+    let seed = end_to_end::workspace_root().join("casebase/seed.toml");
+    let first = "Classic Klotski (Red Donkey, master to the bottom centre)";
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let dir = Scratch::new("lock-signal");
+        let cb = dir.path("cb.toml");
+        std::fs::copy(&seed, &cb).unwrap();
+        let before = std::fs::read(&cb).unwrap();
+        let holder = hold_lock(&cb);
+        let args = ["casebase", "remove", s(&cb), first];
+        let (out, took) = signal_while_waiting(&args, signal, holder);
+        assert_eq!(out.status.code(), Some(code), "SIG{signal}: {}", stderr(&out));
+        // Promptly: well within the 10 s given (a debug build starts slowly).
+        let took = took.expect("it ended while the lock was held");
+        assert!(took < Duration::from_secs(5), "SIG{signal}: {took:?}");
+        assert_eq!(std::fs::read(&cb).unwrap(), before, "SIG{signal}");
+        assert_eq!(names_in(&dir.0), ["cb.toml", "cb.toml.lock"], "no temporary");
+    }
+}
+
+/// Item 10 for `solve --retain`: the puzzle is solved, the report printed,
+/// and SIGTERM while waiting for the lock to retain ends the run with 143,
+/// the case base unchanged.
+#[test]
+fn sigterm_while_waiting_to_retain_exits_143_and_retains_nothing() {
+    let dir = Scratch::new("retain-signal");
+    let cb = empty_casebase(&dir);
+    let before = std::fs::read(&cb).unwrap();
+    let holder = hold_lock(&cb);
+    let args = [
+        "solve",
+        QUICKSTART,
+        "--casebase",
+        s(&cb),
+        "--retain",
+        "--json",
+        "--attempts",
+        "1",
+        "--no-improve",
+    ];
+    let (out, took) = signal_while_waiting(&args, "TERM", holder);
+    assert_eq!(out.status.code(), Some(143), "{}", stderr(&out));
+    assert!(took.expect("it ended while the lock was held") < Duration::from_secs(5));
+    let report = json_of(&out);
+    assert_eq!(report["status"], "solved");
+    assert_eq!(report["retained"], serde_json::Value::Null);
+    assert_eq!(std::fs::read(&cb).unwrap(), before, "nothing retained");
+    assert_eq!(names_in(&dir.0), ["cb.toml", "cb.toml.lock"], "no temporary");
+}
+
+/// Item 10 (and 13 in spirit): a FIFO given as a case base is refused at
+/// once as not a regular file, by every command that reads one, instead of
+/// blocking until something writes into it (the reasoner of 2113315 hung
+/// there, deaf to SIGTERM).
+#[test]
+fn a_fifo_given_as_a_case_base_is_refused_at_once() {
+    let dir = Scratch::new("fifo");
+    let fifo = dir.path("cb.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo");
+    let f = s(&fifo);
+    let out_cb = dir.path("out.toml");
+    let commands: [&[&str]; 7] = [
+        &["solve", QUICKSTART, "--casebase", f, "--attempts", "1"],
+        &["solve", QUICKSTART, "--casebase", f, "--retain"],
+        &["retrieve", QUICKSTART, "--casebase", f],
+        &["casebase", "list", f],
+        &["casebase", "remove", f, "x"],
+        &["casebase", "merge", f, "-o", s(&out_cb)],
+        &["casebase", "import", f, "--into", s(&out_cb)],
+    ];
+    for args in commands {
+        let out = reasoner_within(20, args, &end_to_end::workspace_root(), &[]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("cb.fifo: is a FIFO (named pipe), not a regular file"),
+            "{args:?}: {err}"
+        );
+        assert!(!out_cb.exists(), "{args:?} wrote {}", out_cb.display());
+    }
+    assert_eq!(names_in(&dir.0), ["cb.fifo"]);
 }
 
 fn write_script(path: &Path, body: &str) {
