@@ -287,6 +287,9 @@ pub struct Planner {
     /// The heuristics the proximity search switches among.
     heuristics: Vec<Heuristic>,
     exhausted: bool,
+    /// Set once the solver refused an attempt because the puzzle's
+    /// positions are too wide for its visited set ([`Planner::fit`]).
+    depth_first_only: bool,
 }
 
 impl Planner {
@@ -315,6 +318,7 @@ impl Planner {
             space: Space::default(),
             heuristics: Vec::new(),
             exhausted: false,
+            depth_first_only: false,
         }
     }
 
@@ -379,6 +383,7 @@ impl Planner {
             let Some((case, params)) = queue.pop_front() else {
                 break;
             };
+            let params = self.fit(params);
             let Some(params) = self.bounds.lift(&self.space.normalized(params)) else {
                 continue;
             };
@@ -417,6 +422,27 @@ impl Planner {
         if result.status == RunStatus::NoSolution {
             self.bounds.learn_no_solution(&planned.params);
         }
+        if result.keys_too_wide() {
+            self.depth_first_only = true;
+        }
+    }
+
+    /// `p` as the solver can run it on this puzzle. Once it refused an
+    /// attempt because the puzzle's positions are too wide for its visited
+    /// set, it would refuse every search that stores positions the same
+    /// way: such a set becomes the depth-first search of its kind, which
+    /// stores none (BFS and bidirectional BFS: DFID; A* and NBS: IDA*, with
+    /// the same heuristic, weight and prunings). The fluid searches store
+    /// abstract states of their own and stay.
+    fn fit(&self, mut p: ParamSet) -> ParamSet {
+        if self.depth_first_only && p.algorithm.stores_positions() {
+            p.algorithm = if p.algorithm.informed() {
+                Algorithm::Ida
+            } else {
+                Algorithm::Dfid
+            };
+        }
+        p
     }
 
     /// One accepted proximity-search draw, or `None` when nothing is left.
@@ -433,7 +459,7 @@ impl Planner {
                 for _ in 0..changes {
                     candidate = self.mutate(candidate);
                 }
-                let candidate = self.space.normalized(candidate);
+                let candidate = self.space.normalized(self.fit(candidate));
                 if self.bounds.forbids(&candidate) {
                     continue;
                 }
@@ -550,11 +576,13 @@ impl Planner {
     fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
         let ops = self.operations(&p);
         match ops[self.rng.gen_range(0..ops.len())].clone() {
+            // Between the depth-first pair where only they can run.
             Op::Algorithm => {
-                p.algorithm = if p.algorithm == Algorithm::Astar {
-                    Algorithm::Bfs
-                } else {
-                    Algorithm::Astar
+                p.algorithm = match p.algorithm {
+                    Algorithm::Astar => Algorithm::Bfs,
+                    Algorithm::Ida if self.depth_first_only => Algorithm::Dfid,
+                    Algorithm::Dfid if self.depth_first_only => Algorithm::Ida,
+                    _ => Algorithm::Astar,
                 };
             }
             Op::Heuristic => self.switch_heuristic(&mut p),
@@ -753,6 +781,53 @@ mod tests {
         }
         assert_eq!(runs, 1, "one BFWS run");
         assert!(others > 1, "proposals from it search positions");
+    }
+
+    /// Once the solver refuses an attempt because the puzzle's keys are too
+    /// wide for its visited set, the rest of the plan is IDA* and DFID,
+    /// which store no positions: the general settings become them, and so
+    /// does every proximity draw, both of them drawn.
+    #[test]
+    fn keys_too_wide_leave_only_the_depth_first_searches() {
+        let general = general_settings(4, 0);
+        let mut p =
+            Planner::new(2, SearchConfig::default(), Vec::new(), 25, 4, 4).with_space(fixture());
+        p = p.with_general(general);
+        let refused = AttemptResult {
+            error: Some(
+                "the solver rejected its input (exit 2): w.txt: this puzzle's positions \
+                 take 5085-bit keys, more than the 4064 bits the visited set stores"
+                    .to_string(),
+            ),
+            ..AttemptResult::failed("", 0)
+        };
+        let first = p.next_wave();
+        assert_eq!(first.len(), 4);
+        assert!(first.iter().all(|a| a.params.algorithm.stores_positions()));
+        for a in &first {
+            p.learn(a, &refused);
+        }
+        let mut later = Vec::new();
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in &w {
+                p.learn(a, &result(RunStatus::LimitReached, Some(3), Some(10)));
+            }
+            later.extend(w);
+        }
+        assert_eq!(later.len(), 21, "the attempts are all used");
+        assert_eq!(later[0].phase, Phase::General);
+        assert_eq!(later[0].params.algorithm, Algorithm::Ida, "A* w3 path");
+        assert_eq!(later[0].params.heuristic.name(), "path");
+        for a in &later {
+            assert!(!a.params.algorithm.stores_positions(), "{}", a.params);
+        }
+        for algorithm in [Algorithm::Ida, Algorithm::Dfid] {
+            assert!(later.iter().any(|a| a.params.algorithm == algorithm));
+        }
     }
 
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {

@@ -556,6 +556,12 @@ fn job_name(puzzle: &Path, tag: usize) -> String {
 /// puzzle or flag rather than a search that went wrong.
 const REJECTED: &str = "the solver rejected its input";
 
+/// What the solver says when a puzzle's position keys are wider than its
+/// visited set stores (`SearchError::KeyTooWide` in
+/// `solver/src/search/error.rs`; the end-to-end test
+/// `hostile_reasoner.rs` checks it against the real solver).
+const KEYS_TOO_WIDE: &str = "bits the visited set stores";
+
 impl AttemptResult {
     /// True when the solver refused its input (exit 2).
     pub fn rejected_input(&self) -> bool {
@@ -564,6 +570,17 @@ impl AttemptResult {
                 .error
                 .as_deref()
                 .is_some_and(|e| e.starts_with(REJECTED))
+    }
+
+    /// True when the solver refused the run because the puzzle's positions
+    /// are too wide for its visited set: every search that stores
+    /// positions would be refused the same way, IDA* and DFID would not.
+    pub fn keys_too_wide(&self) -> bool {
+        self.rejected_input()
+            && self
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains(KEYS_TOO_WIDE))
     }
 }
 
@@ -731,6 +748,14 @@ mod tests {
         assert!(failed(finished(0, "garbage")).contains("not the expected JSON"));
         assert!(failed(finished(1, "")).contains("not the expected JSON"));
         assert!(failed(finished(2, "")).contains("exit 2"));
+        let wide = Finished {
+            stderr: b"error: w.txt: this puzzle's positions take 5085-bit keys, more than the \
+                4064 bits the visited set stores: use --algorithm ida or dfid\n"
+                .to_vec(),
+            ..finished(2, "")
+        };
+        assert!(interpret(wide, 1).keys_too_wide());
+        assert!(!interpret(finished(2, ""), 1).keys_too_wide());
         assert!(failed(finished(101, "")).ends_with("code 101: boom"));
         let limited = report(Status::LimitReached, serde_json::json!({}));
         assert!(failed(finished(0, &limited)).contains("contradicts"));

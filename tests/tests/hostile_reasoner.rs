@@ -317,3 +317,74 @@ fn the_template_launcher_quotes_the_words_it_hands_to_a_shell() {
     assert!(hosts.lines().all(|h| h == "node1"), "{hosts:?}");
 }
 
+/// A puzzle whose positions take 5,085-bit keys, more than the solver's
+/// visited set stores (4,064 bits): a 126 x 60 board of dominoes, the
+/// master one step from its goal.
+fn wide_puzzle(dir: &Scratch) -> PathBuf {
+    let (w, h) = (126, 60);
+    let wall = "#".repeat(w + 2);
+    let mut start = vec![wall.clone(), format!("#@{}#", " ".repeat(w - 1))];
+    for r in 1..h {
+        let mut row = String::from("#");
+        let mut c = 0;
+        while c < w {
+            if (r * 7 + c) % 3 == 0 || c + 1 == w {
+                row.push(' ');
+                c += 1;
+            } else {
+                row.push_str("hh");
+                c += 2;
+            }
+        }
+        row.push('#');
+        start.push(row);
+    }
+    start.push(wall.clone());
+    let mut goal = vec![wall.clone(), format!("# @{}#", " ".repeat(w - 2))];
+    goal.extend((1..h).map(|_| format!("#{}#", " ".repeat(w))));
+    goal.push(wall);
+    let text = format!(
+        "% name: wide dominoes\n!\n@\nh 1,0\n!\n{}\n!\n{}\n",
+        start.join("\n"),
+        goal.join("\n")
+    );
+    let path = dir.path("wide.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Item 15: on a board too wide for the visited set the solver refuses
+/// every search that stores positions; once it has, the reasoner plans
+/// IDA* and DFID, which store none, instead of spending its attempts on
+/// refusals (the reasoner of 2113315 ended `failed`, every attempt refused).
+#[test]
+fn a_board_too_wide_for_the_visited_set_falls_to_the_depth_first_searches() {
+    let dir = Scratch::new("wide");
+    let puzzle = wide_puzzle(&dir);
+    let cb = empty_casebase(&dir);
+    let args = ["solve", s(&puzzle), "--casebase", s(&cb), "--json"];
+    let out = reasoner_within(120, &args, &end_to_end::workspace_root(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json_of(&out);
+    assert_eq!(report["status"], "solved", "{report}");
+    let rows = report["attempts"].as_array().unwrap();
+    let refused: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|a| {
+            a["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("bits the visited set stores"))
+        })
+        .collect();
+    // The solver's message is the one the reasoner recognises
+    // (`runner::KEYS_TOO_WIDE`), and only the first wave (4) meets it.
+    assert!(!refused.is_empty(), "{report}");
+    assert!(refused.len() <= 4, "{} refused: {report}", refused.len());
+    let winner = rows
+        .iter()
+        .find(|a| a["index"] == report["solved_by"])
+        .unwrap();
+    let algorithm = winner["params"]["algorithm"].as_str().unwrap();
+    assert!(["ida", "dfid"].contains(&algorithm), "{winner}");
+    assert_solution_replays(&dir, s(&puzzle), &report);
+}
