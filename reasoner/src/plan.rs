@@ -63,6 +63,7 @@ use crate::bounds::Bounds;
 use crate::params::{Algorithm, Heuristic, ParamSet, Value};
 use crate::runner::{AttemptResult, RunStatus};
 use crate::space::Space;
+use crate::tried::Tried;
 
 /// The phase an attempt belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -274,7 +275,7 @@ pub struct Planner {
     /// The general settings, planned once the retrieved cases' are.
     general: VecDeque<(String, ParamSet)>,
     /// Every set planned so far, in plan order.
-    tried: Vec<ParamSet>,
+    tried: Tried,
     /// Report rows of other phases run between waves ([`Planner::skip`]):
     /// the next planned attempt's index comes after them.
     skipped: usize,
@@ -309,7 +310,7 @@ impl Planner {
             config,
             reuse: reuse.into(),
             general: VecDeque::new(),
-            tried: Vec::new(),
+            tried: Tried::default(),
             skipped: 0,
             bounds: Bounds::default(),
             budget,
@@ -387,11 +388,7 @@ impl Planner {
             let Some(params) = self.bounds.lift(&self.space.normalized(params)) else {
                 continue;
             };
-            if self
-                .tried
-                .iter()
-                .any(|t| self.space.distance(t, &params) == 0.0)
-            {
+            if self.tried.holds(&self.space.point(&params)) {
                 continue;
             }
             wave.push(self.plan(phase, Some(case), params));
@@ -407,7 +404,7 @@ impl Planner {
     }
 
     fn plan(&mut self, phase: Phase, case: Option<String>, params: ParamSet) -> Planned {
-        self.tried.push(params.clone());
+        self.tried.push(&self.space, params.clone());
         Planned {
             index: self.tried.len() + self.skipped,
             phase,
@@ -453,7 +450,8 @@ impl Planner {
         let mut radius = self.config.max_distance;
         for widening in 0..=self.config.widenings {
             for _ in 0..self.config.draws_per_radius {
-                let base = self.tried[self.rng.gen_range(0..self.tried.len())].clone();
+                let from = self.rng.gen_range(0..self.tried.len());
+                let base = self.tried.get(from).clone();
                 let changes = self.rng.gen_range(1..=2 + widening);
                 let mut candidate = base;
                 for _ in 0..changes {
@@ -463,15 +461,11 @@ impl Planner {
                 if self.bounds.forbids(&candidate) {
                     continue;
                 }
-                let distances: Vec<f64> = self
+                let point = self.space.point(&candidate);
+                if self
                     .tried
-                    .iter()
-                    .map(|t| self.space.distance(t, &candidate))
-                    .collect();
-                if distances.iter().any(|d| *d < self.config.min_distance) {
-                    continue;
-                }
-                if distances.iter().any(|d| *d <= radius) {
+                    .accepts(&point, from, self.config.min_distance, radius)
+                {
                     return Some(candidate);
                 }
             }
