@@ -256,12 +256,13 @@ fn a_fifo_given_as_a_case_base_is_refused_at_once() {
     assert!(made.success(), "mkfifo");
     let f = s(&fifo);
     let out_cb = dir.path("out.toml");
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 8] = [
         &["solve", QUICKSTART, "--casebase", f, "--attempts", "1"],
         &["solve", QUICKSTART, "--casebase", f, "--retain"],
         &["retrieve", QUICKSTART, "--casebase", f],
         &["casebase", "list", f],
         &["casebase", "remove", f, "x"],
+        &["casebase", "add", f, QUICKSTART],
         &["casebase", "merge", f, "-o", s(&out_cb)],
         &["casebase", "import", f, "--into", s(&out_cb)],
     ];
