@@ -13,7 +13,7 @@ use crate::casebase::{self, Case, CaseBase, FoundBy, Outcome, Provenance};
 use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::improve;
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Gate, Interrupt};
 use crate::params::ParamSet;
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
@@ -335,7 +335,8 @@ fn charge(budget: &Budget, results: &[(Planned, AttemptResult)]) {
 
 /// The limited attempts, wave by wave (no new wave once half of a budget
 /// is used, when phases for hard puzzles follow), the parking, variant and
-/// restart phases if they failed, then the final unlimited attempt.
+/// restart phases if they failed, then the final unlimited attempt; with
+/// no attempts (`--attempts 0`) the final attempt alone.
 /// Parking comes first: it solved American Pie, where the variants had not,
 /// and it stops after at most one run of its own when no block stands on
 /// the master's route.
@@ -346,8 +347,12 @@ async fn attempts(
     progress: &mut Progress,
 ) {
     let config = hard.config;
-    waves(runner, puzzle, hard, progress).await;
-    hard_phases(runner, puzzle, hard, progress).await;
+    // `--attempts 0` asks for the final attempt alone: no door split,
+    // parking, variant or restart runs before it.
+    if config.attempts > 0 {
+        waves(runner, puzzle, hard, progress).await;
+        hard_phases(runner, puzzle, hard, progress).await;
+    }
     if !config.final_run || !progress.goes_on_within(&config.budget) {
         return;
     }
@@ -705,8 +710,15 @@ fn found_by(origin: &AttemptRecord, report: &Report) -> FoundBy {
 /// Step 6: makes the solved puzzle a case of the case base at `path`, or
 /// updates its case (same puzzle content) when the new parameters needed
 /// fewer positions. The file is re-read, changed and replaced atomically
-/// under its lock (see `casebase::lock`).
-pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Retained>, Error> {
+/// under its lock (see `casebase::lock`); once the lock is held, `gate`
+/// says whether a signal came while waiting for it (then nothing is
+/// written).
+pub fn retain(
+    path: &Path,
+    puzzle: &Path,
+    report: &Report,
+    gate: &Gate,
+) -> Result<Option<Retained>, Error> {
     let Some(index) = report.solved_by else {
         return Ok(None);
     };
@@ -736,6 +748,7 @@ pub fn retain(path: &Path, puzzle: &Path, report: &Report) -> Result<Option<Reta
     // Re-read, merged and written under the case base's lock: a case another
     // reasoner added meanwhile is kept.
     let retained = casebase::update(path, |cb| {
+        gate.pass_for(path)?;
         let existing = cb
             .cases
             .iter_mut()

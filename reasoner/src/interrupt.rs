@@ -4,6 +4,7 @@
 //! with status `interrupted`, instead of dying silently.
 
 use std::future::Future;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::watch;
 
@@ -70,5 +71,130 @@ impl Interrupt {
             _ = self.fired() => None,
             value = work => Some(value),
         }
+    }
+
+    /// Runs `work`, which blocks (waits for a case base's lock, reads a
+    /// file), on a thread of its own, so that a signal is seen while it
+    /// waits: on the runtime's one thread it would not be until the wait
+    /// ended. When a signal comes before `work` passed its [`Gate`], the
+    /// result is `None` at once and the thread is abandoned (the process
+    /// exits, [`Gate::pass`] keeps it from changing anything); once it has
+    /// passed, it is waited for, so that what it writes is written whole.
+    pub async fn blocking<T: Send + 'static>(
+        &mut self,
+        work: impl FnOnce(&Gate) -> T + Send + 'static,
+    ) -> Option<T> {
+        let gate = Gate::default();
+        let inside = gate.clone();
+        let mut task = tokio::task::spawn_blocking(move || work(&inside));
+        let joined = tokio::select! {
+            biased;
+            _ = self.fired() => {
+                if gate.close() {
+                    return None;
+                }
+                task.await
+            }
+            done = &mut task => done,
+        };
+        Some(joined.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic())))
+    }
+}
+
+/// Where blocking work ([`Interrupt::blocking`]) stops being abandoned on
+/// a signal: before its first change that must not be cut short.
+#[derive(Clone, Debug, Default)]
+pub struct Gate(Arc<Mutex<GateState>>);
+
+#[derive(Debug, Default, PartialEq)]
+enum GateState {
+    #[default]
+    Open,
+    Passed,
+    Closed,
+}
+
+impl Gate {
+    /// Called by the work right before it changes anything (a case base
+    /// re-read under its lock, before it is saved): true when it may go
+    /// on, and then a signal waits for it to end; false when a signal came
+    /// first, and the work must change nothing.
+    pub fn pass(&self) -> bool {
+        let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if *state == GateState::Closed {
+            return false;
+        }
+        *state = GateState::Passed;
+        true
+    }
+
+    /// [`Gate::pass`] for a change of the case base at `path`, inside
+    /// `casebase::update` (under the lock, before the save): an error that
+    /// writes nothing when a signal came first.
+    pub fn pass_for(&self, path: &std::path::Path) -> Result<(), crate::Error> {
+        if self.pass() {
+            return Ok(());
+        }
+        Err(crate::Error::CaseBase {
+            path: path.to_path_buf(),
+            message: "interrupted while waiting for the case base's lock; nothing was written"
+                .to_string(),
+        })
+    }
+
+    /// Closes the gate unless the work has passed it; whether it closed.
+    fn close(&self) -> bool {
+        let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if *state == GateState::Passed {
+            return false;
+        }
+        *state = GateState::Closed;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closed_gate_stops_the_work_and_a_passed_one_stays_open() {
+        let gate = Gate::default();
+        assert!(gate.close());
+        assert!(!gate.pass(), "closed first: the work must not go on");
+        let gate = Gate::default();
+        assert!(gate.pass());
+        assert!(!gate.close(), "passed first: the work is waited for");
+        assert!(gate.pass());
+    }
+
+    #[tokio::test]
+    async fn blocking_work_gives_its_value_without_a_signal() {
+        let mut stop = Interrupt::never();
+        let value = stop.blocking(|gate| gate.pass().then_some(7)).await;
+        assert_eq!(value, Some(Some(7)));
+    }
+
+    /// A signal while the work still waits gives `None` at once; the work,
+    /// when its wait ends, finds the gate closed and changes nothing.
+    #[tokio::test]
+    async fn a_signal_abandons_work_that_has_not_passed_its_gate() {
+        let (tx, rx) = watch::channel(None);
+        let mut stop = Interrupt { rx };
+        let (waiting, wait_ends) = std::sync::mpsc::channel::<()>();
+        let (passed, saw) = std::sync::mpsc::channel();
+        let work = stop.blocking(move |gate| {
+            let _ = wait_ends.recv();
+            let _ = passed.send(gate.pass());
+        });
+        let signal = async {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            tx.send(Some(143)).unwrap();
+        };
+        let (value, ()) = tokio::join!(work, signal);
+        assert_eq!(value, None);
+        assert_eq!(stop.code(), Some(143));
+        waiting.send(()).unwrap();
+        assert!(!saw.recv().unwrap(), "the gate was closed");
     }
 }

@@ -59,6 +59,7 @@ pub mod runner;
 pub mod similarity;
 pub mod space;
 pub mod split;
+pub mod tried;
 pub mod variant;
 pub mod verify;
 

@@ -15,7 +15,7 @@ use reasoner::budget::Budget;
 use reasoner::casebase::{self, legacy, Case, CaseBase, FoundBy, Outcome, Provenance};
 use reasoner::cycle::{self, CycleConfig};
 use reasoner::flags::{self, parse};
-use reasoner::interrupt::Interrupt;
+use reasoner::interrupt::{Gate, Interrupt};
 use reasoner::launch;
 use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet};
 use reasoner::plan::SearchConfig;
@@ -146,9 +146,11 @@ struct SolveArgs {
     #[arg(long, value_name = "BYTES", value_parser = parse::max_memory, allow_negative_numbers = true)]
     max_memory: Option<u64>,
     /// Where attempts run: local, slurm (each attempt an `srun` job with its
-    /// memory and time limits), or a command template with {args} such as
-    /// 'ssh node1 {args}'; templates may also use {name}, {mem_mb}, {time_s}
-    /// (see reasoner/README.md).
+    /// memory and time limits), or a command template with {args} (the
+    /// solver's words quoted for the shell that ssh, qrsh and the like hand
+    /// them to) such as 'ssh node1 {args}', or {argv} (unquoted, for a
+    /// program that runs them itself) such as 'nice {argv}'; templates may
+    /// also use {name}, {mem_mb}, {time_s} (see reasoner/README.md).
     #[arg(long, value_name = "HOW", default_value = "local")]
     launcher: String,
     /// Similarity measure: thesis or extended (thesis + the solver's extra features).
@@ -310,8 +312,10 @@ fn main() {
             }
         }
     });
-    // Dropping the runtime drops every task, and with it every child: killed.
-    drop(rt);
+    // Shutting the runtime down drops every task, and with it every child:
+    // killed. A blocking thread a signal abandoned (one still waiting for a
+    // case base's lock, see `Interrupt::blocking`) is not waited for.
+    rt.shutdown_timeout(Duration::ZERO);
     std::process::exit(code);
 }
 
@@ -321,12 +325,50 @@ async fn run(cli: Cli, mut stop: Interrupt) -> Result<i32, Error> {
     let other = match cli.command {
         Command::Solve(a) => return solve(a, stop).await,
         Command::Retrieve(a) => stop.until(retrieve(a)).await,
-        Command::Casebase(c) => stop.until(casebase_command(c)).await,
+        Command::Casebase(CaseBaseCommand::Add(a)) => return add(a, stop).await,
+        // They read and write files only, and may wait for a case base's
+        // lock: on a thread of their own, so that a signal ends the wait.
+        Command::Casebase(c) => stop.blocking(move |gate| casebase_command(c, gate)).await,
         Command::Settings(a) => stop.until(settings(a)).await,
     };
-    other.unwrap_or_else(|| {
-        eprintln!("reasoner: interrupted; stopping the solvers");
-        Ok(stop.code().unwrap_or(130))
+    other.unwrap_or_else(|| Ok(interrupted(&stop)))
+}
+
+/// Says that a signal stopped the run; its exit code (130 or 143).
+fn interrupted(stop: &Interrupt) -> i32 {
+    eprintln!("reasoner: interrupted; the solvers were stopped and nothing was written");
+    stop.code().unwrap_or(130)
+}
+
+/// Refuses a case-base file (`path`, symlinks followed) that is not a
+/// regular file: a FIFO would block the reasoner until something writes
+/// into it, a device may never end, a folder is no case base. A missing
+/// file passes (`--retain`, `add` and `import` create it; a read reports it).
+fn regular_or_missing(path: &Path) -> Result<(), Error> {
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let t = meta.file_type();
+    let what = if t.is_file() {
+        return Ok(());
+    } else if t.is_dir() {
+        "a folder"
+    } else if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Err(Error::CaseBase {
+        path: path.to_path_buf(),
+        message: format!(
+            "is {what}, not a regular file; a case base is a TOML file \
+             (casebase/README.md): name one, or a new file to create"
+        ),
     })
 }
 
@@ -365,6 +407,7 @@ fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
 
 async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     let sim = similarity_named(&a.similarity)?;
+    regular_or_missing(&a.casebase)?;
     let cb = if a.retain {
         // Refuse an unwritable case base now, not after the search.
         casebase::file::check_writable(&a.casebase)?;
@@ -390,9 +433,19 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     }
     let mut retain_failed = None;
     if a.retain && report.status == RunStatus::Solved {
-        match cycle::retain(&a.casebase, &a.puzzle, &report) {
-            Ok(r) => report.retained = r,
-            Err(e) => retain_failed = Some(e),
+        // The case base's lock may be held by another reasoner for long:
+        // a signal ends the wait, and then nothing is retained.
+        let (file, puzzle, shown) = (a.casebase.clone(), a.puzzle.clone(), report.clone());
+        let retained = stop
+            .blocking(move |gate| cycle::retain(&file, &puzzle, &shown, gate))
+            .await;
+        match retained {
+            Some(Ok(r)) => report.retained = r,
+            Some(Err(e)) => retain_failed = Some(e),
+            None => {
+                print_report(&report, a.json);
+                return Ok(interrupted(&stop));
+            }
         }
     }
     print_report(&report, a.json);
@@ -480,6 +533,7 @@ fn print_report(report: &reasoner::report::Report, json: bool) {
 
 async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
     let sim = similarity_named(&a.similarity)?;
+    regular_or_missing(&a.casebase)?;
     let cb = casebase::load(&a.casebase)?;
     let runner = a.solver.runner()?;
     let found = cycle::retrieve(&runner, &a.puzzle, &cb, sim.as_ref(), None).await?;
@@ -545,9 +599,12 @@ async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
     Ok(0)
 }
 
-async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
+/// The `casebase` commands but `add`; `gate` is passed under the lock,
+/// before a change is saved (see `Interrupt::blocking`).
+fn casebase_command(c: CaseBaseCommand, gate: &Gate) -> Result<i32, Error> {
     match c {
         CaseBaseCommand::List { file, json } => {
+            regular_or_missing(&file)?;
             let cb = casebase::load(&file)?;
             if json {
                 println!("{}", serde_json::to_string(&cb).expect("serializes"));
@@ -573,6 +630,7 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             Ok(0)
         }
         CaseBaseCommand::Show { file, name, json } => {
+            regular_or_missing(&file)?;
             let cb = casebase::load(&file)?;
             let case = cb.find(&name).ok_or_else(|| missing_case(&file, &name))?;
             if json {
@@ -587,8 +645,10 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             Ok(0)
         }
         CaseBaseCommand::Remove { file, name } => {
+            regular_or_missing(&file)?;
             casebase::load(&file)?;
             casebase::update(&file, |cb| {
+                gate.pass_for(&file)?;
                 let before = cb.cases.len();
                 cb.cases.retain(|c| c.name != name);
                 if cb.cases.len() == before {
@@ -603,14 +663,16 @@ async fn casebase_command(c: CaseBaseCommand) -> Result<i32, Error> {
             legacy: from,
             into,
             replace,
-        } => import(&from, &into, replace),
-        CaseBaseCommand::Merge { inputs, output } => merge(&inputs, &output),
-        CaseBaseCommand::Add(a) => add(a).await,
+        } => import(&from, &into, replace, gate),
+        CaseBaseCommand::Merge { inputs, output } => merge(&inputs, &output, gate),
+        CaseBaseCommand::Add(a) => unreachable!("`add` runs solvers: see `run` ({a:?})"),
     }
 }
 
 /// `casebase import`: the thesis's text case base into a TOML one.
-fn import(from: &Path, into: &Path, replace: bool) -> Result<i32, Error> {
+fn import(from: &Path, into: &Path, replace: bool, gate: &Gate) -> Result<i32, Error> {
+    regular_or_missing(from)?;
+    regular_or_missing(into)?;
     let text = casebase::read_text(from)?;
     let imported = legacy::import(&text, from)?;
     if imported.cases.is_empty() {
@@ -628,6 +690,7 @@ fn import(from: &Path, into: &Path, replace: bool) -> Result<i32, Error> {
     }
     let n = imported.cases.len();
     casebase::update(into, |cb| {
+        gate.pass_for(into)?;
         for case in &imported.cases {
             if !replace && cb.find(&case.name).is_some() {
                 return Err(clash(into, &case.name));
@@ -642,10 +705,14 @@ fn import(from: &Path, into: &Path, replace: bool) -> Result<i32, Error> {
     Ok(0)
 }
 
-fn merge(inputs: &[PathBuf], output: &Path) -> Result<i32, Error> {
+fn merge(inputs: &[PathBuf], output: &Path, gate: &Gate) -> Result<i32, Error> {
+    for input in inputs {
+        regular_or_missing(input)?;
+    }
     // Under OUT's lock, so that a reasoner retaining into OUT (which may be
     // one of the inputs) loses no case.
     let merged = casebase::update(output, |out| {
+        gate.pass_for(output)?;
         let bases = inputs
             .iter()
             .map(|p| casebase::load(p))
@@ -721,10 +788,46 @@ fn added_params(a: &AddArgs, space: &Space) -> Result<ParamSet, Error> {
     Ok(params)
 }
 
-async fn add(a: AddArgs) -> Result<i32, Error> {
+/// `casebase add`: the case earned by a solver run (killed by a signal),
+/// then added under the case base's lock (a signal ends the wait).
+async fn add(a: AddArgs, mut stop: Interrupt) -> Result<i32, Error> {
+    regular_or_missing(&a.file)?;
+    let earned = match stop.until(earn(&a)).await {
+        None => return Ok(interrupted(&stop)),
+        Some(earned) => earned?,
+    };
+    let (case, summary) = match earned {
+        Ok(both) => both,
+        Err(code) => return Ok(code),
+    };
+    let (file, replace) = (a.file.clone(), a.replace);
+    let added = stop.blocking(move |gate| {
+        casebase::update(&file, |cb| {
+            gate.pass_for(&file)?;
+            if !replace && cb.find(&case.name).is_some() {
+                return Err(clash(&file, &case.name));
+            }
+            cb.upsert(case);
+            Ok(())
+        })
+    });
+    match added.await {
+        None => Ok(interrupted(&stop)),
+        Some(done) => {
+            done?;
+            println!("{summary}");
+            Ok(0)
+        }
+    }
+}
+
+/// The case `casebase add` adds and the line that says so, or, when the
+/// solver did not solve the puzzle with the given parameters, the exit code
+/// (2 when it refused its input, else 1; the reason is printed).
+async fn earn(a: &AddArgs) -> Result<Result<(Case, String), i32>, Error> {
     let runner = a.solver.runner()?;
     let space = runner.space(None).await?;
-    let params = added_params(&a, &space)?;
+    let params = added_params(a, &space)?;
     let cb = casebase::load_or_new(&a.file)?;
     casebase::file::check_writable(&a.file)?;
     let features = runner.features(&a.puzzle, None).await?;
@@ -758,10 +861,15 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
                 .unwrap_or_default()
         );
         // Bad input is exit 2, as everywhere; a search that did not solve, 1.
-        return Ok(if result.rejected_input() { 2 } else { 1 });
+        return Ok(Err(if result.rejected_input() { 2 } else { 1 }));
     }
+    let summary = format!(
+        "added {name:?}: {} steps, {} positions",
+        result.steps.unwrap_or(0),
+        result.positions_examined.unwrap_or(0)
+    );
     let case = Case {
-        name: name.clone(),
+        name,
         comment: a.comment.clone(),
         provenance: Provenance {
             puzzle: Some(a.puzzle.display().to_string()),
@@ -777,17 +885,5 @@ async fn add(a: AddArgs) -> Result<i32, Error> {
             found_at: Some(casebase::schema::utc_now()),
         },
     };
-    casebase::update(&a.file, |cb| {
-        if !a.replace && cb.find(&name).is_some() {
-            return Err(clash(&a.file, &name));
-        }
-        cb.upsert(case);
-        Ok(())
-    })?;
-    println!(
-        "added {name:?}: {} steps, {} positions",
-        result.steps.unwrap_or(0),
-        result.positions_examined.unwrap_or(0)
-    );
-    Ok(0)
+    Ok(Ok((case, summary)))
 }

@@ -63,6 +63,7 @@ use crate::bounds::Bounds;
 use crate::params::{Algorithm, Heuristic, ParamSet, Value};
 use crate::runner::{AttemptResult, RunStatus};
 use crate::space::Space;
+use crate::tried::Tried;
 
 /// The phase an attempt belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -274,7 +275,7 @@ pub struct Planner {
     /// The general settings, planned once the retrieved cases' are.
     general: VecDeque<(String, ParamSet)>,
     /// Every set planned so far, in plan order.
-    tried: Vec<ParamSet>,
+    tried: Tried,
     /// Report rows of other phases run between waves ([`Planner::skip`]):
     /// the next planned attempt's index comes after them.
     skipped: usize,
@@ -287,6 +288,9 @@ pub struct Planner {
     /// The heuristics the proximity search switches among.
     heuristics: Vec<Heuristic>,
     exhausted: bool,
+    /// Set once the solver refused an attempt because the puzzle's
+    /// positions are too wide for its visited set ([`Planner::fit`]).
+    depth_first_only: bool,
 }
 
 impl Planner {
@@ -306,7 +310,7 @@ impl Planner {
             config,
             reuse: reuse.into(),
             general: VecDeque::new(),
-            tried: Vec::new(),
+            tried: Tried::default(),
             skipped: 0,
             bounds: Bounds::default(),
             budget,
@@ -315,6 +319,7 @@ impl Planner {
             space: Space::default(),
             heuristics: Vec::new(),
             exhausted: false,
+            depth_first_only: false,
         }
     }
 
@@ -379,14 +384,11 @@ impl Planner {
             let Some((case, params)) = queue.pop_front() else {
                 break;
             };
+            let params = self.fit(params);
             let Some(params) = self.bounds.lift(&self.space.normalized(params)) else {
                 continue;
             };
-            if self
-                .tried
-                .iter()
-                .any(|t| self.space.distance(t, &params) == 0.0)
-            {
+            if self.tried.holds(&self.space.point(&params)) {
                 continue;
             }
             wave.push(self.plan(phase, Some(case), params));
@@ -402,7 +404,7 @@ impl Planner {
     }
 
     fn plan(&mut self, phase: Phase, case: Option<String>, params: ParamSet) -> Planned {
-        self.tried.push(params.clone());
+        self.tried.push(&self.space, params.clone());
         Planned {
             index: self.tried.len() + self.skipped,
             phase,
@@ -417,6 +419,27 @@ impl Planner {
         if result.status == RunStatus::NoSolution {
             self.bounds.learn_no_solution(&planned.params);
         }
+        if result.keys_too_wide() {
+            self.depth_first_only = true;
+        }
+    }
+
+    /// `p` as the solver can run it on this puzzle. Once it refused an
+    /// attempt because the puzzle's positions are too wide for its visited
+    /// set, it would refuse every search that stores positions the same
+    /// way: such a set becomes the depth-first search of its kind, which
+    /// stores none (BFS and bidirectional BFS: DFID; A* and NBS: IDA*, with
+    /// the same heuristic, weight and prunings). The fluid searches store
+    /// abstract states of their own and stay.
+    fn fit(&self, mut p: ParamSet) -> ParamSet {
+        if self.depth_first_only && p.algorithm.stores_positions() {
+            p.algorithm = if p.algorithm.informed() {
+                Algorithm::Ida
+            } else {
+                Algorithm::Dfid
+            };
+        }
+        p
     }
 
     /// One accepted proximity-search draw, or `None` when nothing is left.
@@ -427,25 +450,22 @@ impl Planner {
         let mut radius = self.config.max_distance;
         for widening in 0..=self.config.widenings {
             for _ in 0..self.config.draws_per_radius {
-                let base = self.tried[self.rng.gen_range(0..self.tried.len())].clone();
+                let from = self.rng.gen_range(0..self.tried.len());
+                let base = self.tried.get(from).clone();
                 let changes = self.rng.gen_range(1..=2 + widening);
                 let mut candidate = base;
                 for _ in 0..changes {
                     candidate = self.mutate(candidate);
                 }
-                let candidate = self.space.normalized(candidate);
+                let candidate = self.space.normalized(self.fit(candidate));
                 if self.bounds.forbids(&candidate) {
                     continue;
                 }
-                let distances: Vec<f64> = self
+                let point = self.space.point(&candidate);
+                if self
                     .tried
-                    .iter()
-                    .map(|t| self.space.distance(t, &candidate))
-                    .collect();
-                if distances.iter().any(|d| *d < self.config.min_distance) {
-                    continue;
-                }
-                if distances.iter().any(|d| *d <= radius) {
+                    .accepts(&point, from, self.config.min_distance, radius)
+                {
                     return Some(candidate);
                 }
             }
@@ -550,11 +570,13 @@ impl Planner {
     fn mutate(&mut self, mut p: ParamSet) -> ParamSet {
         let ops = self.operations(&p);
         match ops[self.rng.gen_range(0..ops.len())].clone() {
+            // Between the depth-first pair where only they can run.
             Op::Algorithm => {
-                p.algorithm = if p.algorithm == Algorithm::Astar {
-                    Algorithm::Bfs
-                } else {
-                    Algorithm::Astar
+                p.algorithm = match p.algorithm {
+                    Algorithm::Astar => Algorithm::Bfs,
+                    Algorithm::Ida if self.depth_first_only => Algorithm::Dfid,
+                    Algorithm::Dfid if self.depth_first_only => Algorithm::Ida,
+                    _ => Algorithm::Astar,
                 };
             }
             Op::Heuristic => self.switch_heuristic(&mut p),
@@ -753,6 +775,53 @@ mod tests {
         }
         assert_eq!(runs, 1, "one BFWS run");
         assert!(others > 1, "proposals from it search positions");
+    }
+
+    /// Once the solver refuses an attempt because the puzzle's keys are too
+    /// wide for its visited set, the rest of the plan is IDA* and DFID,
+    /// which store no positions: the general settings become them, and so
+    /// does every proximity draw, both of them drawn.
+    #[test]
+    fn keys_too_wide_leave_only_the_depth_first_searches() {
+        let general = general_settings(4, 0);
+        let mut p =
+            Planner::new(2, SearchConfig::default(), Vec::new(), 25, 4, 4).with_space(fixture());
+        p = p.with_general(general);
+        let refused = AttemptResult {
+            error: Some(
+                "the solver rejected its input (exit 2): w.txt: this puzzle's positions \
+                 take 5085-bit keys, more than the 4064 bits the visited set stores"
+                    .to_string(),
+            ),
+            ..AttemptResult::failed("", 0)
+        };
+        let first = p.next_wave();
+        assert_eq!(first.len(), 4);
+        assert!(first.iter().all(|a| a.params.algorithm.stores_positions()));
+        for a in &first {
+            p.learn(a, &refused);
+        }
+        let mut later = Vec::new();
+        loop {
+            let w = p.next_wave();
+            if w.is_empty() {
+                break;
+            }
+            for a in &w {
+                p.learn(a, &result(RunStatus::LimitReached, Some(3), Some(10)));
+            }
+            later.extend(w);
+        }
+        assert_eq!(later.len(), 21, "the attempts are all used");
+        assert_eq!(later[0].phase, Phase::General);
+        assert_eq!(later[0].params.algorithm, Algorithm::Ida, "A* w3 path");
+        assert_eq!(later[0].params.heuristic.name(), "path");
+        for a in &later {
+            assert!(!a.params.algorithm.stores_positions(), "{}", a.params);
+        }
+        for algorithm in [Algorithm::Ida, Algorithm::Dfid] {
+            assert!(later.iter().any(|a| a.params.algorithm == algorithm));
+        }
     }
 
     fn result(status: RunStatus, best: Option<u32>, at: Option<u64>) -> AttemptResult {

@@ -530,18 +530,37 @@ impl Runner {
     }
 }
 
-/// The scheduler's name of an attempt: `reasoner-STEM-TAG`.
+/// The scheduler's name of an attempt: `reasoner-STEM-TAG`, every
+/// character of the stem but ASCII letters, digits and `._-` made `_`: a
+/// scheduler's name needs no more, and a launcher template may hand it to
+/// a shell (`ssh node1 qsub -N {name} ...`), where a `;` or `$(...)` from a
+/// file name would run.
 fn job_name(puzzle: &Path, tag: usize) -> String {
-    let stem = puzzle
+    let stem: String = puzzle
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     format!("reasoner-{stem}-{tag}")
 }
 
 /// How a failed result says the solver refused its input (exit 2): a bad
 /// puzzle or flag rather than a search that went wrong.
 const REJECTED: &str = "the solver rejected its input";
+
+/// What the solver says when a puzzle's position keys are wider than its
+/// visited set stores (`SearchError::KeyTooWide` in
+/// `solver/src/search/error.rs`; the end-to-end test
+/// `hostile_reasoner.rs` checks it against the real solver).
+const KEYS_TOO_WIDE: &str = "bits the visited set stores";
 
 impl AttemptResult {
     /// True when the solver refused its input (exit 2).
@@ -551,6 +570,17 @@ impl AttemptResult {
                 .error
                 .as_deref()
                 .is_some_and(|e| e.starts_with(REJECTED))
+    }
+
+    /// True when the solver refused the run because the puzzle's positions
+    /// are too wide for its visited set: every search that stores
+    /// positions would be refused the same way, IDA* and DFID would not.
+    pub fn keys_too_wide(&self) -> bool {
+        self.rejected_input()
+            && self
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains(KEYS_TOO_WIDE))
     }
 }
 
@@ -702,6 +732,13 @@ mod tests {
     }
 
     #[test]
+    fn a_job_name_holds_nothing_a_shell_would_read() {
+        let name = job_name(Path::new("dir/a;touch X $(id) 'q\".txt"), 3);
+        assert_eq!(name, "reasoner-a_touch_X___id___q_-3");
+        assert_eq!(job_name(Path::new("classic.txt"), 1), "reasoner-classic-1");
+    }
+
+    #[test]
     fn anything_else_is_a_failed_attempt() {
         let failed = |f: Finished| {
             let r = interpret(f, 1);
@@ -711,6 +748,14 @@ mod tests {
         assert!(failed(finished(0, "garbage")).contains("not the expected JSON"));
         assert!(failed(finished(1, "")).contains("not the expected JSON"));
         assert!(failed(finished(2, "")).contains("exit 2"));
+        let wide = Finished {
+            stderr: b"error: w.txt: this puzzle's positions take 5085-bit keys, more than the \
+                4064 bits the visited set stores: use --algorithm ida or dfid\n"
+                .to_vec(),
+            ..finished(2, "")
+        };
+        assert!(interpret(wide, 1).keys_too_wide());
+        assert!(!interpret(finished(2, ""), 1).keys_too_wide());
         assert!(failed(finished(101, "")).ends_with("code 101: boom"));
         let limited = report(Status::LimitReached, serde_json::json!({}));
         assert!(failed(finished(0, &limited)).contains("contradicts"));

@@ -40,7 +40,7 @@ use sbp_protocol::pruning::{PruningInfo, PruningKind, Setting};
 use sbp_protocol::{HeuristicInfo, OptionInfo, Value, Vary};
 use serde::Deserialize;
 
-use crate::params::{Heuristic, ParamSet, Settings};
+use crate::params::{Algorithm, Heuristic, Metric, ParamSet, Settings};
 
 /// Cost of turning a cutoff pruning (the space value) on or off.
 pub const CUTOFF_TOGGLE: f64 = 2.0;
@@ -177,28 +177,221 @@ impl Space {
 
     /// The distance of §5.4 as documented in the module.
     pub fn distance(&self, a: &ParamSet, b: &ParamSet) -> f64 {
-        let a = self.normalized(a.clone());
-        let b = self.normalized(b.clone());
+        self.point(a).distance(&self.point(b))
+    }
+
+    /// What the distance reads of `p`'s normal form, computed once, so
+    /// that a draw is compared with thousands of tried sets without a
+    /// normal form or an allocation each (`reasoner settings --grid`).
+    pub fn point(&self, p: &ParamSet) -> Point {
+        let p = self.normalized(p.clone());
+        let options = if p.algorithm.informed() {
+            self.options_of(&p.heuristic)
+                .map(|o| OptionCoord::new(o.vary, p.settings.get(&o.key())))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let prunings = self
+            .prunings
+            .iter()
+            .map(|info| match Space::setting(info, &p) {
+                Setting::Cutoff(v) => PruningCoord::Cutoff(v),
+                other => PruningCoord::Level(info.strength(&other).ok().flatten().unwrap_or(0)),
+            })
+            .collect();
+        Point {
+            informed: p.algorithm.informed(),
+            algorithm: p.algorithm,
+            weight: weight_scale(p.weight),
+            heuristic: p.heuristic,
+            options,
+            prunings,
+            metric: p.metric,
+        }
+    }
+}
+
+/// A parameter set as the distance reads it ([`Space::point`]): its
+/// algorithm, heuristic and metric, the weight on its scale, the
+/// heuristic's options and each pruning's setting, in declaration order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    algorithm: Algorithm,
+    informed: bool,
+    heuristic: Heuristic,
+    /// `log2(1 + weight)`.
+    weight: f64,
+    options: Vec<OptionCoord>,
+    prunings: Vec<PruningCoord>,
+    metric: Metric,
+}
+
+/// One option's value, with its components on the option's scale.
+#[derive(Clone, Debug, PartialEq)]
+struct OptionCoord {
+    vary: Vary,
+    value: Option<Value>,
+    /// `log2(1 + x)` of each component (`Log1p`), `log2(x)` of the first
+    /// (`Log2`); `None` for other scales or values without components.
+    scaled: Option<Vec<f64>>,
+}
+
+impl OptionCoord {
+    fn new(vary: Vary, value: Option<&Value>) -> OptionCoord {
+        let reals = value.and_then(Value::as_reals);
+        let scaled = match (vary, reals) {
+            (Vary::Log1p, Some(x)) => Some(x.iter().map(|x| weight_scale(*x)).collect()),
+            (Vary::Log2, Some(x)) => x.first().map(|x| vec![x.log2()]),
+            _ => None,
+        };
+        OptionCoord {
+            vary,
+            value: value.cloned(),
+            scaled,
+        }
+    }
+
+    /// Adds this option's share of the distance to `d`, component by
+    /// component.
+    fn add_distance(&self, other: &OptionCoord, d: &mut f64) {
+        let (Some(a), Some(b)) = (&self.value, &other.value) else {
+            *d += if self.value == other.value { 0.0 } else { 1.0 };
+            return;
+        };
+        match (self.vary, &self.scaled, &other.scaled) {
+            (Vary::Log1p, Some(x), Some(y)) => {
+                for (x, y) in x.iter().zip(y) {
+                    *d += (x - y).abs();
+                }
+            }
+            (Vary::Log2, Some(x), Some(y)) => *d += (x[0] - y[0]).abs(),
+            _ if a == b => {}
+            _ => *d += 1.0,
+        }
+    }
+}
+
+/// One pruning's setting: a cutoff (off or its value), else its level
+/// (a switch: 0 off, 1 on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PruningCoord {
+    Cutoff(Option<u64>),
+    Level(usize),
+}
+
+impl PruningCoord {
+    /// This pruning's share of the distance.
+    fn distance(self, other: PruningCoord) -> f64 {
+        match (self, other) {
+            (PruningCoord::Cutoff(None), PruningCoord::Cutoff(None)) => 0.0,
+            (PruningCoord::Cutoff(Some(x)), PruningCoord::Cutoff(Some(y))) => x.abs_diff(y) as f64,
+            (PruningCoord::Cutoff(_), PruningCoord::Cutoff(_)) => CUTOFF_TOGGLE,
+            (PruningCoord::Level(x), PruningCoord::Level(y)) => x.abs_diff(y) as f64,
+            // Not two settings of one pruning: never compared so.
+            _ => 1.0,
+        }
+    }
+
+    /// The part of the setting that is not a cutoff's value: whether a
+    /// cutoff is on, or the level.
+    fn class(self) -> PruningCoord {
+        match self {
+            PruningCoord::Cutoff(v) => PruningCoord::Cutoff(v.map(|_| 0)),
+            level => level,
+        }
+    }
+}
+
+impl Point {
+    /// The distance of §5.4 (see the module), summed in the order the
+    /// parameters are listed there.
+    pub fn distance(&self, other: &Point) -> f64 {
         let mut d = 0.0;
-        if a.algorithm != b.algorithm {
+        if self.algorithm != other.algorithm {
             d += 1.0;
         }
-        if a.algorithm.informed() && b.algorithm.informed() {
-            if a.heuristic != b.heuristic {
+        if self.informed && other.informed {
+            let same = self.heuristic == other.heuristic;
+            if !same {
                 d += 1.0;
             }
-            d += (weight_scale(a.weight) - weight_scale(b.weight)).abs();
-            if a.heuristic == b.heuristic {
-                for o in self.options_of(&a.heuristic) {
-                    let key = o.key();
-                    add_option_distance(&mut d, o.vary, a.settings.get(&key), b.settings.get(&key));
+            d += (self.weight - other.weight).abs();
+            if same {
+                for (a, b) in self.options.iter().zip(&other.options) {
+                    a.add_distance(b, &mut d);
                 }
             }
         }
-        for info in &self.prunings {
-            d += pruning_distance(info, &Space::setting(info, &a), &Space::setting(info, &b));
+        for (a, b) in self.prunings.iter().zip(&other.prunings) {
+            d += a.distance(*b);
         }
-        if a.metric != b.metric {
+        if self.metric != other.metric {
+            d += 1.0;
+        }
+        d
+    }
+
+    /// The point's class: the parameters that take whole steps (algorithm,
+    /// heuristic of an informed search, metric, levels, whether each cutoff
+    /// is on), without the weight, options and cutoff values. The distance
+    /// between two points is at least that between their classes
+    /// ([`Point::class_distance`]).
+    pub fn class(&self) -> Point {
+        Point {
+            algorithm: self.algorithm,
+            informed: self.informed,
+            heuristic: if self.informed {
+                self.heuristic.clone()
+            } else {
+                Heuristic::default()
+            },
+            weight: 0.0,
+            options: Vec::new(),
+            prunings: self.prunings.iter().map(|p| p.class()).collect(),
+            metric: self.metric,
+        }
+    }
+
+    /// The point's place on the line of class `class` ([`Point::class`]):
+    /// the weight on its scale if the class is informed, plus the value of
+    /// each cutoff on in the class. A point of the class and this one lie
+    /// no farther apart there than their distance less that of their
+    /// classes: those are terms of the distance, as absolute differences,
+    /// whenever this point is informed where the class is and has every
+    /// cutoff on that the class has; `None` when it is not so.
+    pub fn place_in(&self, class: &Point) -> Option<f64> {
+        if class.informed && !self.informed {
+            return None;
+        }
+        let mut place = if class.informed { self.weight } else { 0.0 };
+        for (mine, theirs) in self.prunings.iter().zip(&class.prunings) {
+            match (mine, theirs) {
+                (PruningCoord::Cutoff(Some(v)), PruningCoord::Cutoff(Some(_))) => {
+                    place += *v as f64
+                }
+                (_, PruningCoord::Cutoff(Some(_))) => return None,
+                _ => {}
+            }
+        }
+        Some(place)
+    }
+
+    /// The distance between two classes ([`Point::class`]): the whole steps
+    /// alone, never more than the distance of any two points of them
+    /// (floating-point sums of non-negative terms only grow).
+    pub fn class_distance(&self, other: &Point) -> f64 {
+        let mut d = 0.0;
+        if self.algorithm != other.algorithm {
+            d += 1.0;
+        }
+        if self.informed && other.informed && self.heuristic != other.heuristic {
+            d += 1.0;
+        }
+        for (a, b) in self.prunings.iter().zip(&other.prunings) {
+            d += a.distance(*b);
+        }
+        if self.metric != other.metric {
             d += 1.0;
         }
         d
@@ -268,38 +461,6 @@ impl Space {
             .ok_or_else(|| format!("--{flag} takes {}; got '{text}'", o.describe()))
             .and_then(|v| o.check(&v))?;
         Ok((o.key(), Some(value)))
-    }
-}
-
-/// Adds one option's share of the distance to `d` (both values of normal
-/// forms), component by component.
-fn add_option_distance(d: &mut f64, vary: Vary, a: Option<&Value>, b: Option<&Value>) {
-    let (Some(a), Some(b)) = (a, b) else {
-        *d += if a == b { 0.0 } else { 1.0 };
-        return;
-    };
-    match (vary, a.as_reals(), b.as_reals()) {
-        (Vary::Log1p, Some(x), Some(y)) => {
-            for (x, y) in x.iter().zip(&y) {
-                *d += (weight_scale(*x) - weight_scale(*y)).abs();
-            }
-        }
-        (Vary::Log2, Some(x), Some(y)) => *d += (x[0].log2() - y[0].log2()).abs(),
-        _ if a == b => {}
-        _ => *d += 1.0,
-    }
-}
-
-/// One pruning's share of the distance.
-fn pruning_distance(info: &PruningInfo, a: &Setting, b: &Setting) -> f64 {
-    match (a, b) {
-        (Setting::Cutoff(None), Setting::Cutoff(None)) => 0.0,
-        (Setting::Cutoff(Some(x)), Setting::Cutoff(Some(y))) => x.abs_diff(*y) as f64,
-        (Setting::Cutoff(_), Setting::Cutoff(_)) => CUTOFF_TOGGLE,
-        _ => {
-            let level = |s| info.strength(s).ok().flatten().unwrap_or(0);
-            level(a).abs_diff(level(b)) as f64
-        }
     }
 }
 

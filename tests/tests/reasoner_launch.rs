@@ -190,8 +190,9 @@ fn a_command_template_runs_each_attempt_through_the_given_command() {
         "#!/bin/bash\necho \"$*\" >> \"$LAUNCH_LOG\"\n\
          while [ \"$1\" != -- ]; do shift; done; shift\nexec \"$@\"\n",
     );
+    // `wrap` runs its words itself, with no shell between: `{argv}`.
     let template = format!(
-        "'{}' --job {{name}} --mem {{mem_mb}} --time {{time_s}} -- {{args}}",
+        "'{}' --job {{name}} --mem {{mem_mb}} --time {{time_s}} -- {{argv}}",
         wrap.display()
     );
     let out = solve(

@@ -9,7 +9,7 @@
 //! |-----------------|---------------|----------------------|
 //! | `local`         | `local.rs`    | `solver ARGS` on this machine (the default) |
 //! | `slurm`         | `slurm.rs`    | `srun --mem=... --time=... solver ARGS` |
-//! | `'CMD {args}'`  | `template.rs` | the template with `{args}` replaced by `solver ARGS` |
+//! | `'CMD {args}'`  | `template.rs` | the template with `{args}` replaced by `solver ARGS` quoted for a shell (`{argv}`: unquoted) |
 
 pub mod local;
 pub mod slurm;
@@ -59,16 +59,20 @@ pub trait Launcher: Send + Sync + Debug {
 }
 
 /// The launcher named by `--launcher`: `local`, `slurm`, or a command
-/// template containing `{args}` (see `template.rs`).
+/// template containing `{args}` or `{argv}` (see `template.rs`).
 pub fn by_spec(spec: &str) -> Result<Box<dyn Launcher>, String> {
     match spec.trim() {
         "local" => Ok(Box::new(Local)),
         "slurm" => Ok(Box::new(Slurm)),
-        other if other.contains(template::ARGS) => Ok(Box::new(Template::parse(other)?)),
+        other if other.contains(template::ARGS) || other.contains(template::ARGV) => {
+            Ok(Box::new(Template::parse(other)?))
+        }
         other => Err(format!(
             "unknown launcher {other:?}; use local, slurm, or a command template \
-             containing {} such as 'ssh node1 {}'",
+             containing {} (quoted for a shell, as ssh needs) or {} (unquoted words) \
+             such as 'ssh node1 {}'",
             template::ARGS,
+            template::ARGV,
             template::ARGS
         )),
     }
@@ -121,6 +125,7 @@ mod tests {
         assert_eq!(by_spec("local").unwrap().name(), "local");
         assert_eq!(by_spec("slurm").unwrap().name(), "slurm");
         assert_eq!(by_spec("ssh n1 {args}").unwrap().name(), "template");
+        assert_eq!(by_spec("nice {argv}").unwrap().name(), "template");
         let err = by_spec("pbs").unwrap_err();
         assert!(err.contains("{args}"), "{err}");
     }

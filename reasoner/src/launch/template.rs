@@ -4,17 +4,26 @@
 //! `'qrsh -now y -l h_vmem={mem_mb}M -l h_rt={time_s} {args}'`.
 //!
 //! The template is split into words as a POSIX shell would (quotes and
-//! backslashes; no variables, globs or pipes), and no shell runs it.
-//! Placeholders:
+//! backslashes; no variables, globs or pipes), and no shell runs it here.
+//! But `ssh`, `qrsh` and their like join the words they are given and hand
+//! them to a shell on the other side, so `{args}` gives each word quoted for
+//! a POSIX shell (words of letters, digits and `+-./:@_` as they are): a puzzle
+//! named `a;touch x $(id) 'q".txt` reaches the solver as that one name,
+//! and no command in it runs. A program that runs its words itself
+//! (`env`, `nice`, `timeout`, `srun`, `docker exec`) takes `{argv}`
+//! instead: the same words unquoted. Placeholders:
 //!
 //! | placeholder | becomes |
 //! |---|---|
-//! | `{args}`    | the solver program and its arguments, one word each; must be a word of its own |
+//! | `{args}`    | the solver program and its arguments, one word each, quoted for a shell; a word of its own |
+//! | `{argv}`    | the same words as they are, for a program that runs them without a shell; a word of its own |
 //! | `{name}`    | the attempt's job name, e.g. `reasoner-classic-3` |
 //! | `{mem_mb}`  | memory in MiB: `--max-memory` plus a headroom (as for Slurm) |
 //! | `{time_s}`  | the attempt's timeout in whole seconds, rounded up |
 //!
-//! A placeholder without a value (`{mem_mb}` without `--max-memory`,
+//! A template has exactly one of `{args}` and `{argv}`. The job name is
+//! made of letters, digits and `._-` only (see `runner.rs`), so `{name}`
+//! needs no quoting. A placeholder without a value (`{mem_mb}` without `--max-memory`,
 //! `{time_s}` for an attempt without a timeout) is an error: the reasoner
 //! checks its attempts' limits against the template before it runs any.
 
@@ -22,15 +31,25 @@ use std::path::Path;
 
 use super::{ceil_secs, scheduler_mib, solver_words, JobSpec, Launcher};
 
-/// The placeholder for the solver command line.
+/// The placeholder for the solver command line, quoted for a shell.
 pub const ARGS: &str = "{args}";
+/// The placeholder for the solver command line as separate, unquoted words.
+pub const ARGV: &str = "{argv}";
 
-const PLACEHOLDERS: [&str; 4] = [ARGS, "{name}", "{mem_mb}", "{time_s}"];
+const PLACEHOLDERS: [&str; 5] = [ARGS, ARGV, "{name}", "{mem_mb}", "{time_s}"];
 
-/// A command template with `{args}`.
+/// A command template with `{args}` or `{argv}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Template {
     words: Vec<String>,
+}
+
+/// `word` quoted for a POSIX shell, unchanged when it needs no quotes. A
+/// NUL byte, which no shell word can hold, is refused.
+fn shell_quoted(word: &str) -> Result<String, String> {
+    shlex::try_quote(word)
+        .map(|q| q.into_owned())
+        .map_err(|e| format!("cannot hand {word:?} to a shell: {e}"))
 }
 
 impl Template {
@@ -38,9 +57,11 @@ impl Template {
     pub fn parse(template: &str) -> Result<Template, String> {
         let words = shlex::split(template)
             .ok_or_else(|| format!("launcher template {template:?} has an unclosed quote"))?;
-        if words.iter().filter(|w| w.as_str() == ARGS).count() != 1 {
+        let command = |w: &&String| w.as_str() == ARGS || w.as_str() == ARGV;
+        if words.iter().filter(command).count() != 1 {
             return Err(format!(
-                "launcher template {template:?} needs {ARGS} exactly once, as a word of its own"
+                "launcher template {template:?} needs {ARGS} (or {ARGV}) exactly once, \
+                 as a word of its own"
             ));
         }
         if words[0].contains('{') {
@@ -84,8 +105,14 @@ impl Launcher for Template {
         ];
         let mut line = Vec::new();
         for word in &self.words {
-            if word == ARGS {
+            if word == ARGV {
                 line.extend(solver_words(solver, args));
+                continue;
+            }
+            if word == ARGS {
+                for w in solver_words(solver, args) {
+                    line.push(shell_quoted(&w)?);
+                }
                 continue;
             }
             let mut out = word.clone();
@@ -139,7 +166,7 @@ mod tests {
                 "h_rt=3",
                 "/s",
                 "solve",
-                "a b.txt"
+                "'a b.txt'"
             ]
         );
         let unlimited = JobSpec {
@@ -153,7 +180,7 @@ mod tests {
             err,
             "the launcher template uses {mem_mb}, but n has no memory limit (--max-memory)"
         );
-        let plain = Template::parse("ssh n1 {args}").unwrap();
+        let plain = Template::parse("ssh n1 {argv}").unwrap();
         assert_eq!(
             plain
                 .command_line(Path::new("/s"), &args, &unlimited)
@@ -162,12 +189,62 @@ mod tests {
         );
     }
 
+    /// What `{args}` gives is what a shell reads back as the same words:
+    /// `ssh` joins its words with spaces and a shell on the node splits
+    /// them again, so nothing in a file name may run there.
+    #[test]
+    fn args_are_quoted_so_that_a_shell_reads_back_the_same_words() {
+        let hostile = [
+            "solve",
+            "a;touch PWNED1;b $(touch PWNED2) 'q\".txt",
+            "`id`",
+            "x|y&z>w<v",
+            "--h2",
+            "6,16,2",
+            "",
+            "$HOME *",
+            "caf\u{e9} \u{202e}",
+        ];
+        let args: Vec<String> = hostile.iter().map(|w| w.to_string()).collect();
+        let t = Template::parse("ssh n1 {args}").unwrap();
+        let line = t
+            .command_line(Path::new("/bin/solver"), &args, &JobSpec::default())
+            .unwrap();
+        assert_eq!(line[..3], ["ssh", "n1", "/bin/solver"]);
+        // Plain words stay as they are.
+        assert_eq!(line[3], "solve");
+        assert_eq!(line[5], "'`id`'");
+        let joined = line[2..].join(" ");
+        let back = shlex::split(&joined).expect("a shell reads it");
+        assert_eq!(back[0], "/bin/solver");
+        assert_eq!(back[1..], args[..]);
+        // A shell really reads it so (sh -c prints each word on a line).
+        let script = format!("for w in {joined}; do printf '%s\\n' \"$w\"; done");
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let expected: String = std::iter::once("/bin/solver")
+            .chain(hostile)
+            .map(|w| format!("{w}\n"))
+            .collect();
+        assert_eq!(printed, expected);
+        let nul = vec!["a\0b".to_string()];
+        let err = t
+            .command_line(Path::new("/s"), &nul, &JobSpec::default())
+            .unwrap_err();
+        assert!(err.contains("cannot hand"), "{err}");
+    }
+
     #[test]
     fn bad_templates_say_what_is_wrong() {
         let err = |t: &str| Template::parse(t).unwrap_err();
         assert!(err("ssh 'n1 {args}").contains("unclosed quote"));
         assert!(err("ssh n1 --x={args}").contains("word of its own"));
         assert!(err("ssh {args} {args}").contains("exactly once"));
+        assert!(err("ssh {args} {argv}").contains("exactly once"));
+        assert!(err("ssh n1 x{argv}").contains("word of its own"));
         assert!(err("{args}").contains("start with the program"));
         assert!(err("run --cpus={cpus} {args}").contains("unknown placeholder"));
     }
