@@ -410,7 +410,13 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     regular_or_missing(&a.casebase)?;
     let cb = if a.retain {
         // Refuse an unwritable case base now, not after the search.
-        casebase::file::check_writable(&a.casebase)?;
+        casebase::file::check_writable(&a.casebase).map_err(|e| match e {
+            Error::CaseBase { path, message } => Error::CaseBase {
+                path,
+                message: format!("{message}; or run without --retain"),
+            },
+            other => other,
+        })?;
         casebase::load_or_new(&a.casebase)?
     } else {
         casebase::load(&a.casebase)?

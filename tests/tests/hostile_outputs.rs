@@ -429,3 +429,61 @@ fn threads_beyond_the_cores_are_capped() {
         started.elapsed()
     );
 }
+
+/// The reasoner's one writer, the case base, under the same rules:
+/// `casebase merge -o` a FIFO is refused at once (it hung reading it), a
+/// folder is named a folder (it blamed `--retain`), a read-only file is
+/// refused and kept, a symlink is written through.
+#[test]
+fn the_case_base_writer_refuses_fifos_folders_and_read_only_files() {
+    let dir = temp_dir("casebase");
+    let seed = workspace_root().join("casebase/seed.toml");
+    let merge = |out: &Path| {
+        let mut cmd = Command::new(end_to_end::reasoner_bin());
+        cmd.args(["casebase", "merge"])
+            .arg(&seed)
+            .arg("-o")
+            .arg(out);
+        let started = Instant::now();
+        let out = cmd.stdin(Stdio::null()).output().unwrap();
+        assert!(started.elapsed() < Duration::from_secs(30), "it hung");
+        out
+    };
+    let fifo = dir.join("fifo.toml");
+    mkfifo(&fifo);
+    let frozen = dir.join("frozen.toml");
+    std::fs::write(&frozen, "version = 1\n").unwrap();
+    std::fs::set_permissions(&frozen, std::fs::Permissions::from_mode(0o444)).unwrap();
+    for (out, expected) in [
+        (&fifo, "not a regular file"),
+        (&dir, "names a folder"),
+        (&frozen, "read-only"),
+    ] {
+        let got = merge(out);
+        assert_eq!(
+            got.status.code(),
+            Some(2),
+            "{}: {}",
+            out.display(),
+            stderr(&got)
+        );
+        assert!(stderr(&got).contains(expected), "{}", stderr(&got));
+        assert!(!stderr(&got).contains("--retain"), "{}", stderr(&got));
+    }
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    assert_eq!(std::fs::read(&frozen).unwrap(), b"version = 1\n");
+    let link = dir.join("link.toml");
+    std::os::unix::fs::symlink("real.toml", &link).unwrap();
+    let got = merge(&link);
+    assert_eq!(got.status.code(), Some(0), "{}", stderr(&got));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(dir.join("real.toml"))
+        .unwrap()
+        .contains("[[case]]"));
+}

@@ -116,7 +116,9 @@ fn retain_keeps_the_mode_refuses_read_only_and_writes_through_symlinks() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("the case base is read-only (mode 0444)") && err.contains("chmod u+w"),
+        err.contains("is read-only (mode 0444)")
+            && err.contains("chmod u+w")
+            && err.contains("without --retain"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

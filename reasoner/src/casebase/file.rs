@@ -9,35 +9,23 @@
 //! search (`reasoner solve --retain`), so that a case base that cannot be
 //! written is reported before hours of search, not after.
 
-use std::fs::Permissions;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use sbp_outfile::Dest;
+
 use crate::error::Error;
 
-/// Symlinks followed before giving up (as the kernel's own limit).
-const MAX_LINKS: usize = 40;
-
 /// The file `path` stands for: symlinks followed, even to a target that does
-/// not exist yet.
+/// not exist yet. A read-only file is its own target ([`check_writable`]
+/// refuses it for writing); a FIFO, a device, a folder is no case base.
 pub fn target(path: &Path) -> Result<PathBuf, Error> {
-    let mut p = path.to_path_buf();
-    for _ in 0..MAX_LINKS {
-        match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let to = std::fs::read_link(&p).map_err(|e| Error::io(&p, e))?;
-                p = match p.parent() {
-                    Some(dir) if to.is_relative() => dir.join(to),
-                    _ => to,
-                };
-            }
-            _ => return Ok(p),
-        }
+    match sbp_outfile::resolve(path) {
+        Ok(Dest::Replace { file, .. }) => Ok(file),
+        Ok(_) => Err(not_regular(path)),
+        Err(sbp_outfile::Error::ReadOnly { path, .. }) => Ok(path),
+        Err(e) => Err(refused(path, e)),
     }
-    Err(Error::CaseBase {
-        path: path.to_path_buf(),
-        message: format!("more than {MAX_LINKS} symlinks in a row; point it at a real file"),
-    })
 }
 
 /// The folder a file is in (`.` for a bare file name).
@@ -48,50 +36,49 @@ pub fn folder(file: &Path) -> PathBuf {
     }
 }
 
-/// The permissions the saved file gets: the old file's, or for a new file
-/// read and write for all less the umask (as any new file).
-pub fn permissions_for(target: &Path) -> Permissions {
-    match std::fs::metadata(target) {
-        Ok(m) => m.permissions(),
-        Err(_) => Permissions::from_mode(0o666),
-    }
+/// The permission bits the saved file gets: the old file's, or `None` for
+/// a new file (read and write for all less the umask, as any new file).
+pub fn permissions_for(target: &Path) -> Option<u32> {
+    std::fs::metadata(target)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777)
 }
 
 /// Fails with a message saying what to do unless the case base at `path`
-/// can be replaced: an existing file must have a write permission bit and be
-/// writable by this process, and its folder must take a new file.
+/// can be replaced, by the rules every output follows (`solver/outfile`):
+/// a regular file or a new name (not a FIFO, a device or a folder), not
+/// read-only, in a folder that takes a new file.
 pub fn check_writable(path: &Path) -> Result<(), Error> {
-    let target = target(path)?;
-    if let Ok(m) = std::fs::metadata(&target) {
-        let mode = m.permissions().mode() & 0o7777;
-        let open = std::fs::OpenOptions::new().append(true).open(&target);
-        if m.permissions().readonly() || open.is_err() {
-            return Err(Error::CaseBase {
-                path: target,
-                message: format!(
-                    "the case base is read-only (mode {mode:04o}); make it writable \
-                     (chmod u+w) or run without --retain"
-                ),
-            });
-        }
+    match sbp_outfile::check(path) {
+        Ok(Dest::Replace { .. }) => Ok(()),
+        Ok(_) => Err(not_regular(path)),
+        Err(e) => Err(refused(path, e)),
     }
-    let dir = folder(&target);
-    tempfile::Builder::new()
-        .prefix(".reasoner-write-test.")
-        .tempfile_in(&dir)
-        .map(drop)
-        .map_err(|e| Error::CaseBase {
-            path: dir,
-            message: format!(
-                "cannot create a file in this folder ({e}); the case base is saved by \
-                 writing a new file beside it, so the folder must be writable"
-            ),
-        })
+}
+
+/// A case base that is a FIFO, a device or standard output: it is read
+/// back, locked and replaced, so it must be a regular file.
+fn not_regular(path: &Path) -> Error {
+    Error::CaseBase {
+        path: path.to_path_buf(),
+        message: "this is not a regular file (a FIFO, a device or standard output); a case \
+                  base is read back, locked and replaced, so name a TOML file or a new one"
+            .into(),
+    }
+}
+
+/// The writer's reason as a case-base error.
+fn refused(path: &Path, e: sbp_outfile::Error) -> Error {
+    Error::CaseBase {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::Permissions;
 
     #[test]
     fn symlinks_are_followed_to_a_target_that_may_not_exist() {
@@ -122,6 +109,19 @@ mod tests {
         let err = check_writable(&dir.path().join("no/such/cb.toml"))
             .unwrap_err()
             .to_string();
-        assert!(err.contains("cannot create a file in this folder"), "{err}");
+        assert!(err.contains("cannot create a file in the folder"), "{err}");
+        // A folder and a FIFO are named for what they are; nothing blames a flag.
+        let err = check_writable(dir.path()).unwrap_err().to_string();
+        assert!(
+            err.contains("names a folder") && !err.contains("--retain"),
+            "{err}"
+        );
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let err = check_writable(&fifo).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        assert!(target(&fifo).is_err());
     }
 }

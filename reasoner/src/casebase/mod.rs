@@ -9,7 +9,6 @@ pub mod lock;
 pub mod merge;
 pub mod schema;
 
-use std::io::Write;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -386,40 +385,24 @@ pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
     // reasoner would reject.
     CaseBase::parse(&text, path)?;
     let target = file::target(path)?;
-    let dir = file::folder(&target);
-    let file_name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "casebase".to_string());
-    let mode = file::permissions_for(&target);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{file_name}."))
-        .suffix(".tmp")
-        .permissions(mode.clone())
-        .tempfile_in(&dir)
-        .map_err(|e| Error::io(&dir, e))?;
-    // The umask narrowed the mode on creation; an existing file's mode is
-    // copied exactly.
-    if target.exists() {
-        tmp.as_file()
-            .set_permissions(mode)
-            .map_err(|e| Error::io(tmp.path(), e))?;
-    }
-    tmp.write_all(text.as_bytes())
-        .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| Error::io(tmp.path(), e))?;
-    if let Some(ms) = std::env::var(PAUSE_BEFORE_RENAME_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
-    }
-    tmp.persist(&target)
-        .map_err(|e| Error::io(&target, e.error))?;
-    // Make the rename itself durable.
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
+    let pause = || {
+        if let Some(ms) = std::env::var(PAUSE_BEFORE_RENAME_ENV)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+        }
+    };
+    sbp_outfile::replace_file(
+        &target,
+        file::permissions_for(&target),
+        text.as_bytes(),
+        pause,
+    )
+    .map_err(|e| Error::CaseBase {
+        path: target.clone(),
+        message: e.to_string(),
+    })?;
     Ok(())
 }
 

@@ -91,13 +91,25 @@ fn existing(path: &Path, m: &Metadata) -> Result<Dest, Error> {
         action: "cannot resolve",
         source: e,
     })?;
-    if mode & 0o222 == 0 {
+    if mode & 0o222 == 0 || !writable(&file) {
         return Err(Error::ReadOnly { path: file, mode });
     }
     Ok(Dest::Replace {
         file,
         mode: Some(mode),
     })
+}
+
+/// Whether this process may write `file` (its owner, group and mode; root
+/// may write any): a file another user keeps to themselves is not replaced
+/// just because its folder would allow the rename.
+fn writable(file: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(file.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: a valid NUL-terminated path; access only reads.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
 }
 
 /// The paths that stand for an open file descriptor (`/dev/stdout`,
