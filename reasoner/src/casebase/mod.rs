@@ -356,13 +356,58 @@ fn key_line(text: &str, name_line: usize, key: &str) -> usize {
         .unwrap_or(name_line)
 }
 
-/// Reads a case base, or an empty one when the file does not exist.
+/// Reads a case base, or an empty one when the file does not exist: the
+/// read of a case base the process means to change (`solve --retain`,
+/// `casebase add`). The text and cases are kept, so that [`update`] need not
+/// parse them again under the lock when the file is still the same.
 pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
-    if path.exists() {
-        load(path)
-    } else {
-        Ok(CaseBase::new())
+    if !path.exists() {
+        return Ok(CaseBase::new());
     }
+    let text = read_text(path)?;
+    let cb = CaseBase {
+        source: Some(path.to_path_buf()),
+        ..CaseBase::parse(&text, path)?
+    };
+    if let (Ok(target), Ok(mut kept)) = (file::target(path), READ_TO_CHANGE.lock()) {
+        *kept = Some(ReadToChange {
+            target,
+            text,
+            cases: cb.clone(),
+        });
+    }
+    Ok(cb)
+}
+
+/// A case base read by [`load_or_new`], with the text it was parsed from.
+struct ReadToChange {
+    target: std::path::PathBuf,
+    text: String,
+    cases: CaseBase,
+}
+
+/// The last case base this process read to change it.
+static READ_TO_CHANGE: std::sync::Mutex<Option<ReadToChange>> = std::sync::Mutex::new(None);
+
+/// Reads the case-base file `target` (symlinks resolved) again, under its
+/// lock: when its text is the one [`load_or_new`] read, the cases read then
+/// are taken as they are (parsing a 100,000-case base takes most of a
+/// second, held under the lock by every writer); else, another writer
+/// changed it meanwhile, and it is parsed.
+fn reread(target: &Path) -> Result<CaseBase, Error> {
+    if !target.exists() {
+        return Ok(CaseBase::new());
+    }
+    let text = read_text(target)?;
+    let kept = READ_TO_CHANGE.lock().ok().and_then(|mut k| k.take());
+    let cb = match kept {
+        Some(k) if k.target == target && k.text == text => k.cases,
+        _ => CaseBase::parse(&text, target)?,
+    };
+    Ok(CaseBase {
+        source: Some(target.to_path_buf()),
+        ..cb
+    })
 }
 
 /// Changes the case base at `path` (symlinks followed) under its lock: it is
@@ -376,7 +421,7 @@ pub fn update<T>(
     let target = file::target(path)?;
     file::check_writable(&target)?;
     let _lock = lock::acquire(&target)?;
-    let mut cb = load_or_new(&target)?;
+    let mut cb = reread(&target)?;
     let before = cb.clone();
     let value = change(&mut cb)?;
     if cb != before || !target.exists() {
@@ -696,6 +741,34 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, ["cb.toml"]);
+    }
+
+    /// `update` takes the cases `load_or_new` read only while the file is
+    /// the one read: a case another writer saved meanwhile is kept.
+    #[test]
+    fn update_keeps_a_case_saved_after_the_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        save(&path, &cb).unwrap();
+        let mut loaded = load_or_new(&path).unwrap();
+        loaded.upsert(case("b"));
+        save(&path, &loaded).unwrap();
+        update(&path, |cb| {
+            cb.upsert(case("c"));
+            Ok(())
+        })
+        .unwrap();
+        let names = |cb: CaseBase| cb.cases.into_iter().map(|c| c.name).collect::<Vec<_>>();
+        assert_eq!(names(load(&path).unwrap()), ["a", "b", "c"]);
+        load_or_new(&path).unwrap();
+        update(&path, |cb| {
+            cb.upsert(case("d"));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(load(&path).unwrap()), ["a", "b", "c", "d"]);
     }
 
     #[test]
