@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{fast, Case, CaseBase};
 
-/// Cases parsed per part of the split before a thread takes the next
-/// part: enough that starting threads costs nothing beside it.
+/// The fewest cases a thread is given: with fewer, starting threads
+/// would cost more than they save.
 const MIN_CASES_PER_THREAD: usize = 2_000;
 
 /// One `[[case]]` table (or several, if written in a way the split does
