@@ -89,8 +89,11 @@ pub fn merge(bases: &[CaseBase]) -> Merged {
     let mut taken: BTreeSet<String> = kept.iter().map(|(_, c)| c.name.clone()).collect();
     let mut merged = CaseBase::new();
     let mut renamed = 0;
+    // The names placed in `merged` so far (a set: a scan of `merged` for
+    // every case made merging quadratic in the cases).
+    let mut placed: BTreeSet<String> = BTreeSet::new();
     for (_, mut case) in kept {
-        if merged.find(&case.name).is_some() {
+        if placed.contains(&case.name) {
             // The bare name is held in `merged`; a suffix must be free of
             // every kept case's name.
             let base = case.name.clone();
@@ -98,6 +101,7 @@ pub fn merge(bases: &[CaseBase]) -> Merged {
             taken.insert(case.name.clone());
             renamed += 1;
         }
+        placed.insert(case.name.clone());
         merged.cases.push(case);
     }
     merged.cases.sort_by(|a, b| a.name.cmp(&b.name));
@@ -127,6 +131,30 @@ mod tests {
             cases,
             ..CaseBase::new()
         }
+    }
+
+    /// Merging is not quadratic in the cases: 60,000 of them merge in about
+    /// a second of a debug build (the scan of the merged cases for each
+    /// name it used to make took 129 s).
+    #[test]
+    fn merging_many_cases_takes_time_linear_in_them() {
+        let n = 60_000;
+        let cases = (0..n)
+            .map(|k| {
+                let mut c = case(&format!("puzzle #{k:06}"));
+                c.provenance.sha256 = Some(format!("{k:064x}"));
+                c
+            })
+            .collect();
+        let start = std::time::Instant::now();
+        let merged = merge(&[base(cases)]);
+        let took = start.elapsed();
+        assert_eq!((merged.read, merged.dropped, merged.renamed), (n, 0, 0));
+        assert_eq!(merged.casebase.cases.len(), n);
+        assert!(
+            took < std::time::Duration::from_secs(8),
+            "merging took {took:?}"
+        );
     }
 
     #[test]

@@ -3,12 +3,15 @@
 //! changed under a lock (see [`lock`]) by atomic replacement so that it is
 //! never half-written and no concurrent change is lost.
 
+pub mod chunks;
+mod fast;
 pub mod file;
 pub mod legacy;
 pub mod lock;
 pub mod merge;
 pub mod schema;
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -39,7 +42,22 @@ impl CaseBase {
 
     /// Parses case-base text; `path` only names the file in errors.
     pub fn parse(text: &str, path: &Path) -> Result<CaseBase, Error> {
-        let cb: CaseBase = toml::from_str(text).map_err(|e| {
+        let cb = match chunks::parse(text) {
+            Some(cb) => cb,
+            None => Self::parse_whole(text, path)?,
+        };
+        cb.validate(text, path)?;
+        Ok(CaseBase {
+            header: leading_comments(text),
+            ..cb
+        })
+    }
+
+    /// Parses the whole text as one TOML document: slower than
+    /// [`chunks::parse`] on a large case base, but where that gives up,
+    /// this reads the file as TOML does and names an error's line.
+    fn parse_whole(text: &str, path: &Path) -> Result<CaseBase, Error> {
+        toml::from_str(text).map_err(|e| {
             let (line, column) = e
                 .span()
                 .map(|s| line_column(text, s.start))
@@ -50,11 +68,6 @@ impl CaseBase {
                 column,
                 message: e.message().trim().replace('\n', "; "),
             }
-        })?;
-        cb.validate(text, path)?;
-        Ok(CaseBase {
-            header: leading_comments(text),
-            ..cb
         })
     }
 
@@ -76,23 +89,28 @@ impl CaseBase {
                 ),
             ));
         }
-        for (i, case) in self.cases.iter().enumerate() {
-            let earlier = self.cases[..i]
-                .iter()
-                .filter(|c| c.name == case.name)
-                .count();
-            let line = find_line(text, "name", Some(&case.name), earlier);
+        // One pass with a set of the names seen: a line is looked up only
+        // for an error, as a search of the whole text per case made loading
+        // quadratic in the cases (issue 44).
+        let mut seen: HashSet<&str> = HashSet::with_capacity(self.cases.len());
+        for case in &self.cases {
+            let again = !seen.insert(case.name.as_str());
+            let line = || find_line(text, "name", Some(&case.name), usize::from(again));
             if case.name.trim().is_empty() {
-                return Err(at(line, "a case needs a non-empty name".to_string()));
+                return Err(at(line(), "a case needs a non-empty name".to_string()));
             }
-            if earlier > 0 {
-                return Err(at(line, format!("duplicate case name {:?}", case.name)));
+            if again {
+                return Err(at(line(), format!("duplicate case name {:?}", case.name)));
             }
             sbp_protocol::ranges::weight()
                 .check(case.params.weight)
-                .map_err(|m| at(line, format!("case {:?}: {m}", case.name)))?;
-            check_values(case, text, line)
-                .map_err(|(l, m)| at(l, format!("case {:?}: {m}", case.name)))?;
+                .map_err(|m| at(line(), format!("case {:?}: {m}", case.name)))?;
+            check_values(case).map_err(|(key, m)| {
+                at(
+                    key_line(text, line(), &key),
+                    format!("case {:?}: {m}", case.name),
+                )
+            })?;
         }
         Ok(())
     }
@@ -116,7 +134,7 @@ impl CaseBase {
     /// The case base as TOML text, under its header (see
     /// [`CaseBase::beyond_toml`] for what it cannot hold).
     pub fn to_toml(&self) -> String {
-        let body = toml::to_string(self).expect("a case base serializes to TOML");
+        let body = chunks::to_string(self).expect("a case base serializes to TOML");
         let header = self.header.as_deref().unwrap_or(DEFAULT_HEADER);
         format!("{header}{body}")
     }
@@ -222,26 +240,25 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
 }
 
 /// Checks a case's feature ranges (finite numbers) and its SHA-256
-/// (64 hex digits); an error is the line of the offending key (searched from
-/// the case's `name` line) and what is wrong.
-fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize, String)> {
-    let line_of = |key: &str| key_line(text, name_line, key);
+/// (64 hex digits); an error is the offending key (its line is searched from
+/// the case's `name` line, only then) and what is wrong.
+fn check_values(case: &Case) -> Result<(), (String, String)> {
     for (name, r) in &case.features.0 {
         // low > high is allowed: the thesis's way of writing "unknown".
         if !(r.lo.is_finite() && r.hi.is_finite()) {
             return Err((
-                line_of(name),
+                name.clone(),
                 format!("feature {name} must be two finite numbers [low, high], got {r}"),
             ));
         }
     }
     if let Some(r) = &case.params.variant {
-        check_recipe(r).map_err(|(key, m)| (line_of(key), format!("variant: {m}")))?;
+        check_recipe(r).map_err(|(key, m)| (key.to_string(), format!("variant: {m}")))?;
     }
     if let Some(t) = &case.outcome.found_at {
         if !is_utc_time(t) {
             return Err((
-                line_of("found_at"),
+                "found_at".to_string(),
                 format!("found_at is a UTC time YYYY-MM-DDTHH:MM:SSZ (as the reasoner writes it), got {t:?}"),
             ));
         }
@@ -249,7 +266,7 @@ fn check_values(case: &Case, text: &str, name_line: usize) -> Result<(), (usize,
     if let Some(h) = &case.provenance.sha256 {
         if h.len() != 64 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err((
-                line_of("sha256"),
+                "sha256".to_string(),
                 format!("sha256 must be 64 hexadecimal digits (as sha256sum prints), got {h:?}"),
             ));
         }
@@ -338,13 +355,58 @@ fn key_line(text: &str, name_line: usize, key: &str) -> usize {
         .unwrap_or(name_line)
 }
 
-/// Reads a case base, or an empty one when the file does not exist.
+/// Reads a case base, or an empty one when the file does not exist: the
+/// read of a case base the process means to change (`solve --retain`,
+/// `casebase add`). The text and cases are kept, so that [`update`] need not
+/// parse them again under the lock when the file is still the same.
 pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
-    if path.exists() {
-        load(path)
-    } else {
-        Ok(CaseBase::new())
+    if !path.exists() {
+        return Ok(CaseBase::new());
     }
+    let text = read_text(path)?;
+    let cb = CaseBase {
+        source: Some(path.to_path_buf()),
+        ..CaseBase::parse(&text, path)?
+    };
+    if let (Ok(target), Ok(mut kept)) = (file::target(path), READ_TO_CHANGE.lock()) {
+        *kept = Some(ReadToChange {
+            target,
+            text,
+            cases: cb.clone(),
+        });
+    }
+    Ok(cb)
+}
+
+/// A case base read by [`load_or_new`], with the text it was parsed from.
+struct ReadToChange {
+    target: std::path::PathBuf,
+    text: String,
+    cases: CaseBase,
+}
+
+/// The last case base this process read to change it.
+static READ_TO_CHANGE: std::sync::Mutex<Option<ReadToChange>> = std::sync::Mutex::new(None);
+
+/// Reads the case-base file `target` (symlinks resolved) again, under its
+/// lock: when its text is the one [`load_or_new`] read, the cases read then
+/// are taken as they are (parsing a 100,000-case base takes most of a
+/// second, held under the lock by every writer); else, another writer
+/// changed it meanwhile, and it is parsed.
+fn reread(target: &Path) -> Result<CaseBase, Error> {
+    if !target.exists() {
+        return Ok(CaseBase::new());
+    }
+    let text = read_text(target)?;
+    let kept = READ_TO_CHANGE.lock().ok().and_then(|mut k| k.take());
+    let cb = match kept {
+        Some(k) if k.target == target && k.text == text => k.cases,
+        _ => CaseBase::parse(&text, target)?,
+    };
+    Ok(CaseBase {
+        source: Some(target.to_path_buf()),
+        ..cb
+    })
 }
 
 /// Changes the case base at `path` (symlinks followed) under its lock: it is
@@ -358,7 +420,7 @@ pub fn update<T>(
     let target = file::target(path)?;
     file::check_writable(&target)?;
     let _lock = lock::acquire(&target)?;
-    let mut cb = load_or_new(&target)?;
+    let mut cb = reread(&target)?;
     let before = cb.clone();
     let value = change(&mut cb)?;
     if cb != before || !target.exists() {
@@ -382,8 +444,14 @@ pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
     }
     let text = cb.to_toml();
     // What is written must read back: never replace a good file with one the
-    // reasoner would reject.
-    CaseBase::parse(&text, path)?;
+    // reasoner would reject. Read part by part, it is checked without a
+    // second copy of the cases (the whole text is parsed, for its error,
+    // only when that fails).
+    if chunks::reads_back(&text) {
+        cb.validate(&text, path)?;
+    } else {
+        CaseBase::parse(&text, path)?;
+    }
     let target = file::target(path)?;
     let pause = || {
         if let Some(ms) = std::env::var(PAUSE_BEFORE_RENAME_ENV)
@@ -656,6 +724,34 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, ["cb.toml"]);
+    }
+
+    /// `update` takes the cases `load_or_new` read only while the file is
+    /// the one read: a case another writer saved meanwhile is kept.
+    #[test]
+    fn update_keeps_a_case_saved_after_the_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        save(&path, &cb).unwrap();
+        let mut loaded = load_or_new(&path).unwrap();
+        loaded.upsert(case("b"));
+        save(&path, &loaded).unwrap();
+        update(&path, |cb| {
+            cb.upsert(case("c"));
+            Ok(())
+        })
+        .unwrap();
+        let names = |cb: CaseBase| cb.cases.into_iter().map(|c| c.name).collect::<Vec<_>>();
+        assert_eq!(names(load(&path).unwrap()), ["a", "b", "c"]);
+        load_or_new(&path).unwrap();
+        update(&path, |cb| {
+            cb.upsert(case("d"));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(names(load(&path).unwrap()), ["a", "b", "c", "d"]);
     }
 
     #[test]
