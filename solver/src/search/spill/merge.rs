@@ -62,8 +62,8 @@ pub fn merge_layer(
     let mut last = vec![0u64; words];
     let mut any = false;
     let mut written = 0;
-    // Few runs per layer (each is a memory-full), so the smallest head is
-    // found by a scan rather than a heap.
+    // At most `expand::MAX_FAN_IN` runs are merged at once, so the smallest
+    // head is found by a scan rather than a heap.
     while let Some(min) = smallest(&heads) {
         let fresh = !any || heads[min].key != last;
         if fresh {
