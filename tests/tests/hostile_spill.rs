@@ -1,13 +1,18 @@
 //! Hostile cases for the disk-spilling BFS (`--spill DIR`), issue 44:
+//! - a spill folder shared with runs this process cannot see (another PID
+//!   namespace, another machine): a run's cleanup removes only the folders
+//!   whose lock no one holds, never a live run's (item 4);
 //! - a spilled count's resident memory stays within twice `--max-memory`
 //!   plus the binary's own footprint however many runs its layers spill, and
 //!   the count stays exact (item 5).
 
+use std::fs::File;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use end_to_end::measure::run_measured;
-use end_to_end::{solver_bin, workspace_root};
+use end_to_end::{run_solver, solver_bin, workspace_root};
 use serde_json::Value;
 
 /// A fresh folder for this test's spill files.
@@ -31,6 +36,65 @@ fn left_in(dir: &Path) -> Vec<String> {
 /// The JSON line of a count's stdout.
 fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("bad JSON {stdout:?}: {e}"))
+}
+
+/// A run folder as a run of another PID namespace makes it: a process id
+/// that no process here has, a layer file and the lock file `lock`.
+fn foreign_run_folder(spill: &Path, tail: &str) -> (PathBuf, File) {
+    let run = spill.join(format!("solver-spill-4294967295-{tail}"));
+    std::fs::create_dir(&run).unwrap();
+    std::fs::write(run.join("layer-1.keys"), [0u8; 24]).unwrap();
+    let lock = File::create(run.join("lock")).unwrap();
+    (run, lock)
+}
+
+#[test]
+fn cleanup_leaves_a_folder_whose_lock_a_live_run_holds_and_removes_one_no_one_holds() {
+    let spill = folder("locks");
+    // This test process stands for the live run of another namespace: it
+    // holds the lock; the solver (another process) sweeps DIR as it starts.
+    let (live, held) = foreign_run_folder(&spill, "live");
+    // SAFETY: flock on a descriptor this test owns.
+    let locked = unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(locked, 0, "{}", std::io::Error::last_os_error());
+    let (dead, _unheld) = foreign_run_folder(&spill, "dead");
+    // A folder of the layout before the locks, made just now: it could be
+    // a live run of an older solver, so it stays.
+    let older = spill.join("solver-spill-4294967294-older");
+    std::fs::create_dir(&older).unwrap();
+    std::fs::write(older.join("layer-1.keys"), [0u8; 24]).unwrap();
+    let out = run_solver(&[
+        "count",
+        "puzzles/klotski/classic.txt",
+        "--json",
+        "--max-memory",
+        "1M",
+        "--spill",
+        spill.to_str().unwrap(),
+    ]);
+    end_to_end::assert_success(&out, "a spilled count");
+    let counted = json(&String::from_utf8_lossy(&out.stdout));
+    assert!(counted["spill_disk_bytes"].as_u64() > Some(0), "{counted}");
+    assert!(
+        live.join("layer-1.keys").exists(),
+        "the live run's folder was removed: {:?}",
+        left_in(&spill)
+    );
+    assert!(!dead.exists(), "the folder no run holds is removed");
+    assert!(
+        older.join("layer-1.keys").exists(),
+        "a recent folder without a lock stays"
+    );
+    assert_eq!(
+        left_in(&spill),
+        [
+            "solver-spill-4294967294-older",
+            "solver-spill-4294967295-live"
+        ],
+        "the count's own folder went"
+    );
+    drop(held);
+    let _ = std::fs::remove_dir_all(&spill);
 }
 
 /// A puzzle whose layers are wide and whose keys are wide: the 3x4 area of

@@ -351,6 +351,6 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         files.sort();
-        assert_eq!(files.len(), 1, "the layer: {files:?}");
+        assert_eq!(files.len(), 2, "the layer and the lock: {files:?}");
     }
 }
