@@ -4,12 +4,15 @@
 //!   whose lock no one holds, never a live run's (item 4);
 //! - a spilled count's resident memory stays within twice `--max-memory`
 //!   plus the binary's own footprint however many runs its layers spill, and
-//!   the count stays exact (item 5).
+//!   the count stays exact (item 5);
+//! - SIGTERM and SIGINT during a spilled count remove its folder and end it
+//!   with exit 143 and 130 (item 15).
 
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use end_to_end::measure::run_measured;
 use end_to_end::{run_solver, solver_bin, workspace_root};
@@ -200,4 +203,71 @@ fn a_spilled_count_holds_its_resident_memory_near_the_limit_and_counts_exactly()
     assert_eq!(spilled["complete"], true);
     assert!(left_in(&spill).is_empty(), "left {:?}", left_in(&spill));
     let _ = std::fs::remove_file(&wide);
+}
+
+/// Starts a spilled count too large to finish (10^9 positions under a
+/// 1 MiB limit), waits until its run folder holds a layer, sends `signal`,
+/// and checks that the count ends with exit `code` and leaves DIR empty.
+fn signalled_while_spilling(signal: libc::c_int, code: i32, name: &str) {
+    let spill = folder(name);
+    let mut child = Command::new(solver_bin())
+        .current_dir(workspace_root())
+        .args(["count", "puzzles/bench/bench_1e9.txt", "--json", "--quiet"])
+        .args(["--max-memory", "1M", "--spill", spill.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the solver starts");
+    let started = Instant::now();
+    let spilling = || {
+        std::fs::read_dir(&spill).unwrap().flatten().any(|run| {
+            std::fs::read_dir(run.path())
+                .map(|files| {
+                    files
+                        .flatten()
+                        .any(|f| f.file_name().to_string_lossy().starts_with("layer"))
+                })
+                .unwrap_or(false)
+        })
+    };
+    while !spilling() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the count never spilled"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the count ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Some layers later, inside a merge or an expansion.
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: kill only sends a signal to our own child.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("the count went on 10 s after signal {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(code), "{status:?}: {stderr}");
+    assert!(stderr.contains("stopped by SIG"), "{stderr}");
+    assert!(left_in(&spill).is_empty(), "left {:?}", left_in(&spill));
+    let _ = std::fs::remove_dir_all(&spill);
+}
+
+#[test]
+fn sigterm_during_a_spilled_count_removes_its_folder_and_exits_143() {
+    signalled_while_spilling(libc::SIGTERM, 143, "sigterm");
+}
+
+#[test]
+fn sigint_during_a_spilled_count_removes_its_folder_and_exits_130() {
+    signalled_while_spilling(libc::SIGINT, 130, "sigint");
 }

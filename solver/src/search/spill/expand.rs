@@ -139,7 +139,7 @@ fn expand_layer(
     let mut buffer: Vec<u64> = Vec::new();
     let mut held = reader.bytes() as u64;
     while reader.next(&mut key)? {
-        if let Some(limit) = over_limit(e, disk, held) {
+        if let Some(limit) = over_limit(e, disk, held)? {
             return Ok(Expanded::Stopped(limit));
         }
         e.encoding.decode(&key, &mut state);
@@ -198,21 +198,22 @@ fn grow(buffer: &mut Vec<u64>, more: usize, full: usize) -> bool {
     true
 }
 
-/// The position and time limits, checked before each parent; ticks the
-/// progress bar now and then.
-fn over_limit(e: &mut Engine, disk: &Disk, held: u64) -> Option<Limit> {
+/// The position and time limits, checked before each parent; now and then
+/// also SIGINT and SIGTERM (an `Interrupted` error) and the progress bar.
+fn over_limit(e: &mut Engine, disk: &Disk, held: u64) -> io::Result<Option<Limit>> {
     let examined = e.stats.examined;
     if e.limits.max_positions.is_some_and(|m| examined >= m) {
-        return Some(Limit::Positions);
+        return Ok(Some(Limit::Positions));
     }
     if examined.is_multiple_of(CHECK_EVERY) {
+        super::interrupt::check()?;
         if e.deadline().is_some_and(|d| Instant::now() >= d) {
-            return Some(Limit::Time);
+            return Ok(Some(Limit::Time));
         }
         e.progress.disk = disk.dir.bytes();
         e.progress.tick(&e.stats, held);
     }
-    None
+    Ok(None)
 }
 
 impl Disk<'_> {
