@@ -15,6 +15,11 @@ fn main() {
             failure.code
         }
     };
+    // SIGINT or SIGTERM stopped a spilled search (which removed its folder):
+    // the exit code a shell gives a process the signal ended.
+    if let Some(signal) = solver::search::spill::interrupted() {
+        std::process::exit(128 + signal);
+    }
     std::process::exit(code);
 }
 

@@ -144,10 +144,11 @@ fn spilled_searches_agree_under_the_moves_metric_and_with_prunings() {
 #[test]
 fn a_spilled_search_stopped_by_a_limit_leaves_the_folder_empty() {
     let dir = folder("limit");
-    // A folder a killed run left behind (no process has this id) goes too.
+    // A folder a killed run left behind (its lock file held by no one) goes too.
     let stale = dir.join("solver-spill-4294967295-x");
     std::fs::create_dir(&stale).unwrap();
     std::fs::write(stale.join("layer-1.keys"), [0u8; 8]).unwrap();
+    std::fs::write(stale.join("lock"), []).unwrap();
     let d = dir.to_str().unwrap();
     let (code, r) = one(&[
         "count",

@@ -34,6 +34,10 @@ pub enum SearchError {
     /// The spill folder cannot be written, or filled up (the message says
     /// which folder and what to do).
     Spill(String),
+    /// A spilled search stopped by the signal named (SIGINT, SIGTERM); its
+    /// folder was removed. The binary exits with 128 + the signal's number
+    /// (`spill::interrupted`).
+    Interrupted(&'static str),
 }
 
 impl fmt::Display for SearchError {
@@ -67,6 +71,10 @@ impl fmt::Display for SearchError {
             SearchError::BidirNeedsFixedGoal(algorithm) => write!(
                 f,
                 "--algorithm {algorithm} needs a goal that fixes every block (like the 15-puzzle's): use --algorithm astar for this puzzle"
+            ),
+            SearchError::Interrupted(signal) => write!(
+                f,
+                "stopped by {signal}; the spill folder of the search was removed"
             ),
             SearchError::KeyTooWide { bits, max } => write!(
                 f,

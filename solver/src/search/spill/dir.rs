@@ -1,16 +1,37 @@
 //! The spill folder of one run: a subdirectory of `--spill DIR` that only
 //! this run writes (`solver-spill-PID-XXXX`), removed with everything in it
 //! when the search ends or fails (on drop), so that a run leaves nothing
-//! behind in DIR. A run killed outright (SIGKILL, power loss) cannot clean up;
-//! the next run in the same DIR removes the folders of processes that no
-//! longer exist. Also keeps the account of the bytes held on disk.
+//! behind in DIR. Also keeps the account of the bytes held on disk.
+//!
+//! A run killed outright (SIGKILL, power loss) cannot clean up, so the next
+//! run in the same DIR removes what such runs left, and only that: DIR may be
+//! shared by runs this process cannot see (in a container, another PID
+//! namespace, on another machine over NFS), so the process id in a folder's
+//! name proves nothing. Each run holds an exclusive `flock` on the file
+//! `lock` in its folder for its whole life (the kernel, or the NFS server,
+//! drops it when the process dies), and a folder is removed only by a run
+//! that takes that lock itself. A folder without a lock file (made by a
+//! version before the locks, or caught between its creation and its lock)
+//! is removed only when nothing in it has been created or deleted for
+//! [`UNLOCKED_AGE`]: a live spilled search adds a file at every layer.
+//! Where locks are not shared between machines (NFS mounted with `nolock`),
+//! give each machine a spill folder of its own.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use tempfile::TempDir;
 
 /// Prefix of every run folder, followed by the process id and a random tail.
 const PREFIX: &str = "solver-spill-";
+
+/// The file in a run folder that its run holds locked.
+const LOCK: &str = "lock";
+
+/// A run folder without a lock file is left alone until it has gone this
+/// long unchanged: a week, far beyond the time any spilled layer takes.
+const UNLOCKED_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Bytes free for this user on the disk that holds `dir` (or, while `dir`
 /// does not exist yet, its nearest existing parent); `None` where that
@@ -50,6 +71,9 @@ pub fn free_bytes(dir: &str) -> Option<u64> {
 /// One run's folder inside DIR, and the bytes its files hold.
 pub struct SpillDir {
     dir: TempDir,
+    /// The folder's lock file, held locked while the run lives (closing it
+    /// after the folder is removed releases the lock).
+    _lock: File,
     files: u64,
     bytes: u64,
     peak: u64,
@@ -68,8 +92,12 @@ impl SpillDir {
             .prefix(&format!("{PREFIX}{}-", std::process::id()))
             .tempdir_in(parent)
             .map_err(|e| cannot("write in the folder", e))?;
+        let lock = hold_lock(dir.path()).map_err(|e| {
+            format!("--spill {parent}: cannot lock a file in the folder ({e}); give --spill a folder on a file system with file locks")
+        })?;
         Ok(SpillDir {
             dir,
+            _lock: lock,
             files: 0,
             bytes: 0,
             peak: 0,
@@ -106,28 +134,83 @@ impl SpillDir {
     }
 }
 
-/// Removes run folders in `parent` whose process is gone (Linux: no
-/// `/proc/PID`). Best effort: anything it cannot remove stays.
-fn remove_stale(parent: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
+/// Creates the lock file of the run folder `dir` and locks it. The lock
+/// is taken on a file of another name, renamed to [`LOCK`] once held, so
+/// that no other run can find the lock file free in between.
+fn hold_lock(dir: &Path) -> std::io::Result<File> {
+    let staged = dir.join(format!("{LOCK}.new"));
+    let file = File::create(&staged)?;
+    if !try_lock(&file)? {
+        return Err(std::io::Error::other("the new lock file is locked"));
     }
+    std::fs::rename(&staged, dir.join(LOCK))?;
+    Ok(file)
+}
+
+/// Takes an exclusive `flock` on `file` without waiting: false when another
+/// open file holds it (in this process or any other, on this machine or,
+/// over NFS, another).
+fn try_lock(file: &File) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor `file` owns; no memory is involved.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() == std::io::ErrorKind::WouldBlock {
+            return Ok(false);
+        }
+        Err(err)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Err(std::io::Error::other("no file locks on this system"))
+    }
+}
+
+/// Removes the run folders in `parent` that no live run holds (see the
+/// module's doc). Best effort: anything it cannot remove, or cannot tell
+/// stale, stays.
+fn remove_stale(parent: &Path) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
+        let is_run = entry
+            .file_name()
             .to_str()
-            .and_then(|n| n.strip_prefix(PREFIX))
-            .and_then(|rest| rest.split('-').next())
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir_all(entry.path());
+            .is_some_and(|n| n.starts_with(PREFIX));
+        if is_run && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            remove_if_stale(&entry.path());
         }
+    }
+}
+
+/// Removes the run folder `folder` when its lock can be taken (its run is
+/// gone), or when it has no lock file and has not changed for
+/// [`UNLOCKED_AGE`].
+fn remove_if_stale(folder: &Path) {
+    match File::open(folder.join(LOCK)) {
+        // Held while the folder is removed, so that no other run removes
+        // it at the same time.
+        Ok(lock) => {
+            if try_lock(&lock).unwrap_or(false) {
+                let _ = std::fs::remove_dir_all(folder);
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let unchanged = std::fs::metadata(folder)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| SystemTime::now().duration_since(t).ok());
+            if unchanged.is_some_and(|age| age > UNLOCKED_AGE) {
+                let _ = std::fs::remove_dir_all(folder);
+            }
+        }
+        Err(_) => {}
     }
 }
 
@@ -150,25 +233,90 @@ mod tests {
         assert!(!deeper.exists(), "nothing is created");
     }
 
+    /// A run folder named `name` in `parent` with a file in it and, when
+    /// `locked` is given, a lock file (held by `locked`'s open file if true).
+    fn run_folder(parent: &Path, name: &str, lock: Option<bool>) -> (PathBuf, Option<File>) {
+        let folder = parent.join(name);
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("layer-1.keys"), b"x").unwrap();
+        let held = lock.map(|held| {
+            let file = File::create(folder.join(LOCK)).unwrap();
+            if held {
+                assert!(try_lock(&file).unwrap());
+            }
+            file
+        });
+        (folder, held)
+    }
+
     #[test]
-    fn the_run_folder_goes_and_dead_runs_are_swept() {
+    fn the_run_folder_goes_and_only_folders_no_run_holds_are_swept() {
         let parent = tempfile::tempdir().unwrap();
-        let stale = parent.path().join(format!("{PREFIX}4294967295-abc"));
-        std::fs::create_dir(&stale).unwrap();
-        std::fs::write(stale.join("layer-1.keys"), b"x").unwrap();
+        // The process ids are ones no process has here (as for a run in
+        // another PID namespace): only the locks tell the live from the dead.
+        let (live, _held) = run_folder(
+            parent.path(),
+            &format!("{PREFIX}4294967295-live"),
+            Some(true),
+        );
+        let (dead, _) = run_folder(
+            parent.path(),
+            &format!("{PREFIX}4294967295-dead"),
+            Some(false),
+        );
+        let (young, _) = run_folder(parent.path(), &format!("{PREFIX}4294967295-young"), None);
+        let (old, _) = run_folder(parent.path(), &format!("{PREFIX}4294967295-old"), None);
+        let week_ago = SystemTime::now() - UNLOCKED_AGE - Duration::from_secs(3600);
+        File::open(&old).unwrap().set_modified(week_ago).unwrap();
         let keep = parent.path().join("unrelated");
         std::fs::create_dir(&keep).unwrap();
         let mut dir = SpillDir::create(parent.path().to_str().unwrap()).unwrap();
-        assert!(!stale.exists(), "a dead process's folder is removed");
+        assert!(
+            live.join("layer-1.keys").exists(),
+            "a folder whose lock is held stays"
+        );
+        assert!(
+            !dead.exists(),
+            "a folder whose lock no one holds is removed"
+        );
+        assert!(
+            young.join("layer-1.keys").exists(),
+            "a recent folder without a lock stays"
+        );
+        assert!(
+            !old.exists(),
+            "a folder without a lock unchanged for a week is removed"
+        );
         assert!(keep.exists(), "other folders are left alone");
+        assert!(
+            dir.dir.path().join(LOCK).exists(),
+            "the run's own folder has its lock"
+        );
         let f = dir.file("run");
         std::fs::write(&f, [0u8; 10]).unwrap();
         dir.grew(10);
         dir.remove(&f, 10);
         assert_eq!(dir.peak_bytes(), 10);
         drop(dir);
-        let left: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
-        assert_eq!(left.len(), 1, "only the unrelated folder is left");
+        let mut left: Vec<_> = std::fs::read_dir(parent.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        left.sort();
+        assert_eq!(left, [live, young, keep], "the run's own folder went");
+    }
+
+    #[test]
+    fn a_live_runs_lock_is_held_against_any_other_opener() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = SpillDir::create(parent.path().to_str().unwrap()).unwrap();
+        let lock = File::open(dir.dir.path().join(LOCK)).unwrap();
+        assert!(!try_lock(&lock).unwrap(), "held by the run");
+        // Another run's sweep leaves it.
+        let other = SpillDir::create(parent.path().to_str().unwrap()).unwrap();
+        assert!(dir.dir.path().exists());
+        drop((dir, other));
+        assert!(try_lock(&lock).unwrap(), "released with the run");
     }
 
     #[test]

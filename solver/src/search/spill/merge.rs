@@ -10,6 +10,9 @@ use std::io;
 
 use super::runs::{KeyReader, KeyWriter, Source};
 
+/// Keys merged between two looks for SIGINT or SIGTERM.
+const CHECK_EVERY: u64 = 1 << 16;
+
 /// One sorted input and its current key.
 struct Head {
     source: Source,
@@ -62,9 +65,14 @@ pub fn merge_layer(
     let mut last = vec![0u64; words];
     let mut any = false;
     let mut written = 0;
-    // Few runs per layer (each is a memory-full), so the smallest head is
-    // found by a scan rather than a heap.
+    let mut read = 0u64;
+    // At most `expand::MAX_FAN_IN` runs are merged at once, so the smallest
+    // head is found by a scan rather than a heap.
     while let Some(min) = smallest(&heads) {
+        read += 1;
+        if read.is_multiple_of(CHECK_EVERY) {
+            super::interrupt::check()?;
+        }
         let fresh = !any || heads[min].key != last;
         if fresh {
             last.copy_from_slice(&heads[min].key);

@@ -12,9 +12,11 @@
 //! - [`merge`]: the duplicate detection, new layer minus the two before it.
 //! - [`expand`]: the layer loop.
 //! - [`walk`]: the solution, walked back through the layer files.
+//! - [`interrupt`]: SIGINT and SIGTERM remove the folder before the exit.
 
 mod dir;
 mod expand;
+mod interrupt;
 mod merge;
 mod runs;
 mod walk;
@@ -24,6 +26,12 @@ use crate::moves::State;
 use crate::params::Algorithm;
 
 pub use dir::{free_bytes, SpillDir};
+
+/// The signal (SIGINT, SIGTERM) that stopped a spilled search, if one did:
+/// the binary then exits with 128 + its number.
+pub fn interrupted() -> Option<i32> {
+    interrupt::received()
+}
 
 /// Memory for the spilled search's buffers when the limit leaves less.
 const MIN_BUDGET: u64 = 1 << 20;
@@ -82,14 +90,28 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         peak_memory: e.stats.peak_memory,
         ..super::Stats::default()
     };
-    let mut dir = match SpillDir::create(&folder) {
+    let ending = on_disk(e, start, &folder);
+    e.progress.disk = 0;
+    // A signal after the search ended still stops the run (its folder is
+    // gone by now).
+    match interrupt::received() {
+        Some(signal) => Ending::Failed(SearchError::Interrupted(interrupt::name(signal))),
+        None => ending,
+    }
+}
+
+/// The disk search in a run folder of its own in `folder`, which is
+/// removed before this returns, also when SIGINT or SIGTERM stopped it.
+fn on_disk(e: &mut Engine, start: &State, folder: &str) -> Ending {
+    // Made before the folder, so that it is dropped after it.
+    let _signals = interrupt::Guard::new();
+    let mut dir = match SpillDir::create(folder) {
         Ok(dir) => dir,
         Err(message) => return Ending::Failed(SearchError::Spill(message)),
     };
     let budget = e.memory_left(0).max(MIN_BUDGET).min(usize::MAX as u64) as usize;
     let ending = expand::search(e, start, &mut dir, budget);
     e.stats.disk_bytes = dir.peak_bytes();
-    e.progress.disk = 0;
     ending.unwrap_or_else(|err| {
         Ending::Failed(SearchError::Spill(format!(
             "--spill {folder}: {err}; free room on that disk or give --spill a folder on a larger one"

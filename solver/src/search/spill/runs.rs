@@ -10,8 +10,11 @@ use std::path::Path;
 
 use crate::store::{append_key, read_key};
 
-/// Bytes read from a key file at a time.
-const READ_BYTES: usize = 1 << 18;
+/// Bytes of buffer each open key file holds (read or written at a time).
+/// A merge opens one reader per run, so this sets how many runs fit in the
+/// memory budget (see `expand::fan_in`); 64 KiB reads are long enough for
+/// the page cache and the disk to stream.
+pub const STREAM_BYTES: usize = 1 << 16;
 
 /// Writes keys to a new file, in the order given.
 pub struct KeyWriter {
@@ -24,7 +27,7 @@ pub struct KeyWriter {
 impl KeyWriter {
     pub fn create(path: &Path, key_bytes: usize) -> io::Result<KeyWriter> {
         Ok(KeyWriter {
-            out: BufWriter::with_capacity(READ_BYTES, File::create(path)?),
+            out: BufWriter::with_capacity(STREAM_BYTES, File::create(path)?),
             scratch: Vec::with_capacity(key_bytes + 8),
             key_bytes,
             count: 0,
@@ -59,7 +62,7 @@ impl KeyReader {
     pub fn open(path: &Path, key_bytes: usize) -> io::Result<KeyReader> {
         Ok(KeyReader {
             file: File::open(path)?,
-            buf: vec![0; READ_BYTES.div_ceil(key_bytes) * key_bytes],
+            buf: vec![0; STREAM_BYTES.div_ceil(key_bytes) * key_bytes],
             at: 0,
             len: 0,
             key_bytes,
