@@ -78,89 +78,57 @@ fn v(words: &[&str]) -> Vec<String> {
 }
 
 fn writers() -> Vec<Writer> {
+    let w = |name, ext, ok, args| Writer {
+        name,
+        ext,
+        ok,
+        args,
+    };
     vec![
-        Writer {
-            name: "solve --solution",
-            ext: "sol",
-            ok: 0,
-            args: |o, _| v(&["solve", CLASSIC, "--solution", o]),
-        },
-        Writer {
-            name: "solve --render html",
-            ext: "html",
-            ok: 0,
-            args: |o, _| v(&["solve", CLASSIC, "--render", o]),
-        },
-        Writer {
-            name: "solve --render svg",
-            ext: "svg",
-            ok: 0,
-            args: |o, _| v(&["solve", CLASSIC, "--render", o]),
-        },
-        Writer {
-            name: "solve --render png",
-            ext: "png",
-            ok: 0,
-            args: |o, _| v(&["solve", CLASSIC, "--render", o]),
-        },
-        Writer {
-            name: "solve --best-out",
-            ext: "json",
-            ok: 1,
-            args: |o, _| v(&["solve", CLASSIC, "--max-positions", "200", "--best-out", o]),
-        },
-        Writer {
-            name: "render -o svg",
-            ext: "svg",
-            ok: 0,
-            args: |o, _| v(&["render", CLASSIC, "-o", o]),
-        },
-        Writer {
-            name: "render -o png",
-            ext: "png",
-            ok: 0,
-            args: |o, _| v(&["render", CLASSIC, "-o", o]),
-        },
-        Writer {
-            name: "render -o html",
-            ext: "html",
-            ok: 0,
-            args: |o, f| v(&["render", CLASSIC, "--solution", &f.solution, "-o", o]),
-        },
-        Writer {
-            name: "render -o gif",
-            ext: "gif",
-            ok: 0,
-            args: |o, f| v(&["render", CLASSIC, "--solution", &f.solution, "-o", o]),
-        },
-        Writer {
-            name: "improve -o",
-            ext: "sol",
-            ok: 0,
-            args: |o, f| {
-                v(&[
-                    "improve",
-                    CLASSIC,
-                    &f.solution,
-                    "--max-positions",
-                    "1000",
-                    "-o",
-                    o,
-                ])
-            },
-        },
-        Writer {
-            name: "variant -o",
-            ext: "txt",
-            ok: 0,
-            args: |o, _| v(&["variant", CLASSIC, "--freeze-area", "0,4,4,5", "-o", o]),
-        },
-        Writer {
-            name: "import -o",
-            ext: "txt",
-            ok: 0,
-            args: |o, f| v(&["import", "--from", "klotski", &f.gnome, "-o", o]),
-        },
+        w("solve --solution", "sol", 0, |o, _| {
+            v(&["solve", CLASSIC, "--solution", o])
+        }),
+        w("solve --render html", "html", 0, |o, _| {
+            v(&["solve", CLASSIC, "--render", o])
+        }),
+        w("solve --render svg", "svg", 0, |o, _| {
+            v(&["solve", CLASSIC, "--render", o])
+        }),
+        w("solve --render png", "png", 0, |o, _| {
+            v(&["solve", CLASSIC, "--render", o])
+        }),
+        w("solve --best-out", "json", 1, |o, _| {
+            v(&["solve", CLASSIC, "--max-positions", "200", "--best-out", o])
+        }),
+        w("render -o svg", "svg", 0, |o, _| {
+            v(&["render", CLASSIC, "-o", o])
+        }),
+        w("render -o png", "png", 0, |o, _| {
+            v(&["render", CLASSIC, "-o", o])
+        }),
+        w("render -o html", "html", 0, |o, f| {
+            v(&["render", CLASSIC, "--solution", &f.solution, "-o", o])
+        }),
+        w("render -o gif", "gif", 0, |o, f| {
+            v(&["render", CLASSIC, "--solution", &f.solution, "-o", o])
+        }),
+        w("improve -o", "sol", 0, |o, f| {
+            v(&[
+                "improve",
+                CLASSIC,
+                &f.solution,
+                "--max-positions",
+                "1000",
+                "-o",
+                o,
+            ])
+        }),
+        w("variant -o", "txt", 0, |o, _| {
+            v(&["variant", CLASSIC, "--freeze-area", "0,4,4,5", "-o", o])
+        }),
+        w("import -o", "txt", 0, |o, f| {
+            v(&["import", "--from", "klotski", &f.gnome, "-o", o])
+        }),
     ]
 }
 
