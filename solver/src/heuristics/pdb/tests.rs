@@ -269,16 +269,13 @@ fn a_build_stopped_at_any_round_stays_below_the_complete_table() {
     let pattern = Pattern { counted, merged };
     for metric in [Metric::Steps, Metric::Moves] {
         let mut abs = Abstraction::new(&p, &geometry, &pattern, metric).unwrap();
-        let (full, complete) = super::build::fill(&mut abs, 1, &mut || false, &mut |_, _| {});
+        let (full, complete) = super::build::fill(&mut abs, 1, &|| false, &mut |_, _| {});
         assert!(complete && full.iter().any(|&v| v > 2));
         let mut rounds_seen = 0;
         for k in 0.. {
-            let mut rounds = 0;
-            let mut stop = || {
-                rounds += 1;
-                rounds > k
-            };
-            let (part, done) = super::build::fill(&mut abs, 1, &mut stop, &mut |_, _| {});
+            let asked = std::sync::atomic::AtomicUsize::new(0);
+            let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= k;
+            let (part, done) = super::build::fill(&mut abs, 1, &stop, &mut |_, _| {});
             let above = part.iter().zip(&full).filter(|(a, b)| a > b).count();
             assert_eq!(above, 0, "{metric:?}: stopped after {k} rounds");
             if done {
