@@ -55,7 +55,7 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
         for (k, goal) in p.goals.iter().enumerate() {
             let geometry = Geometry::new(p, Some(goal));
             let spec = pdb::PATTERNS.text(&params);
-            let plan = patterns::plan(p, &geometry, spec, pdb::MEMORY.whole(&params))
+            let plan = patterns::plan(p, &geometry, spec, (pdb::MEMORY.whole(&params), None))
                 .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
             let databases = pdb::load_plan(p, &geometry, &plan, &params);
             if let Some(dir) = dir.as_deref().filter(|_| build) {

@@ -194,14 +194,12 @@ impl<'a> Engine<'a> {
         let started = Instant::now();
         // What the process already holds (code, libraries, the puzzle, an
         // earlier subgoal's tables) counts against --max-memory too, so that
-        // the whole process, not only the search's own tables, stays within it.
-        // A sixteenth more is kept back for what the search holds outside its
-        // counted tables (allocator slack, worker batches, thread stacks):
-        // measured at 6-9% of the limit on the 10^7 bench puzzle.
+        // the whole process, not only the search's own tables, stays within
+        // it ([`search_memory`]).
         let held = || held.unwrap_or_else(resident_bytes);
         let mut limits = *limits;
         if let Some(m) = limits.max_memory.as_mut() {
-            *m = m.saturating_sub(held() + *m / 16);
+            *m = search_memory(*m, held());
         }
         let budget = encoding::Budget {
             max_memory: limits.max_memory,
@@ -218,7 +216,7 @@ impl<'a> Engine<'a> {
             // The encoding counted on the positions to be expected: hold
             // the search to the memory it was chosen for, less what the
             // process holds, as for --max-memory.
-            limits.max_memory = Some(guard.saturating_sub(held() + guard / 16));
+            limits.max_memory = Some(search_memory(guard, held()));
         }
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
@@ -380,6 +378,14 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    /// The bytes a heuristic's tables (pattern databases) may hold, their
+    /// builds included, when `parts` heuristics are built (NBS: one per
+    /// direction): half of what the search may hold under `--max-memory`
+    /// ([`table_share`]); `None` without a limit.
+    pub fn table_memory(&self, parts: u64) -> Option<u64> {
+        self.limits.max_memory.map(|m| table_share(m, parts))
+    }
+
     /// Memory still available under `--max-memory` after `held` bytes.
     pub fn memory_left(&self, held: u64) -> u64 {
         self.limits
@@ -403,6 +409,22 @@ impl<'a> Engine<'a> {
     pub fn is_forbidden(&self, key: &[u64]) -> bool {
         self.forbidden.iter().any(|f| f.get(key).is_some())
     }
+}
+
+/// What a search may hold under a memory limit of `max` bytes when the
+/// process holds `held` already. A sixteenth more is kept back for what the
+/// search holds outside its counted tables (allocator slack, worker
+/// batches, thread stacks): measured at 6-9% of the limit on the 10^7
+/// bench puzzle.
+pub fn search_memory(max: u64, held: u64) -> u64 {
+    max.saturating_sub(held + max / 16)
+}
+
+/// The share of `search` bytes (what the search may hold) the tables of
+/// one of `parts` heuristics get: half, split among the parts; the other
+/// half is for the positions the search stores.
+pub fn table_share(search: u64, parts: u64) -> u64 {
+    search / 2 / parts.max(1)
 }
 
 /// The process's resident memory in bytes now (Linux: `VmRSS` of

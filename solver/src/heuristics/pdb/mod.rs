@@ -82,7 +82,7 @@ pub const SPEC: Spec = Spec {
     admissible: Admissible::Always,
     options: &[PATTERNS, MEMORY, CACHE],
     proximity: true,
-    build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params).into_heuristic(),
+    build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params, cx.memory).into_heuristic(),
 };
 
 /// One filled table.
@@ -233,12 +233,19 @@ impl Databases {
     }
 }
 
-/// Builds (or loads) the tables `params` ask for. The plan was checked when
-/// the run's parameters were validated; should it fail here anyway, the
-/// estimate falls back to Manhattan plus linear conflict alone.
-pub fn load(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> Databases {
+/// Builds (or loads) the tables `params` ask for, their builds' peak
+/// within `memory` bytes when given (their share of `--max-memory`). The
+/// plan was checked when the run's parameters were validated; should it
+/// fail here anyway (the process grew in between), the estimate falls back
+/// to Manhattan plus linear conflict alone.
+pub fn load(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    params: &SearchParams,
+    memory: Option<u64>,
+) -> Databases {
     let spec = PATTERNS.text(params);
-    match patterns::plan(puzzle, geometry, spec, MEMORY.whole(params)) {
+    match patterns::plan(puzzle, geometry, spec, (MEMORY.whole(params), memory)) {
         Ok(plan) => load_plan(puzzle, geometry, &plan, params),
         Err(_) => Databases::Blocks(PatternDatabases::from_tables(
             puzzle,

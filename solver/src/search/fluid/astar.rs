@@ -170,7 +170,7 @@ impl Search {
         let mut key = Vec::new();
         fluid.key_of(&e.moves, start, &mut key);
         let mut estimator = Estimator {
-            heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry),
+            heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry, e.table_memory(1)),
             scratch: start.clone(),
             bigs: (0..fluid.bigs()).map(|j| fluid.instance(j)).collect(),
         };
