@@ -46,7 +46,10 @@ pub fn fill(
     stop: Stop,
     progress: &mut dyn FnMut(u64, u8),
 ) -> (Vec<u8>, bool) {
-    let dist: Vec<AtomicU8> = (0..abs.size).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let Some(dist) = super::filled(abs.size, || AtomicU8::new(UNSEEN), stop) else {
+        // Every entry capped at distance 0, as a build stopped in layer 0.
+        return (vec![0; abs.size as usize], false);
+    };
     let mut current: Vec<u32> = Vec::new();
     let mut state = State::new(&abs.puzzle);
     goal_positions(abs, &mut state, 0, &mut |abs, s| {

@@ -28,6 +28,9 @@ pub fn fill(
     stop: Stop,
     progress: &mut dyn FnMut(u64, u8),
 ) -> Option<Vec<u8>> {
+    if stop() {
+        return None;
+    }
     let k = tiles.len();
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
     let index = PatternIndex::new(board.open, k).expect("the plan checked the table's size");

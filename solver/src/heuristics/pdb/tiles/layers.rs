@@ -36,7 +36,7 @@ use super::index::{bits, PatternIndex};
 use super::rank::{rank, unrank};
 use super::values::{nibble, Values, UNSEEN};
 use super::TileBoard;
-use crate::heuristics::pdb::Stop;
+use crate::heuristics::pdb::{filled, Stop};
 
 /// The largest pattern this builder takes (k! order maps fit `u16`).
 pub const MAX_FAST_TILES: usize = 8;
@@ -86,10 +86,14 @@ pub fn fill(
         (2..=MAX_FAST_TILES).contains(&k),
         "layers::fill takes 2 to 8 tiles"
     );
+    // Before the blocks and bitmaps are made (a second for 8 tiles).
+    if stop() {
+        return None;
+    }
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
     let index = PatternIndex::new(board.open, k).expect("8 tiles fit");
     let blocks = Blocks::new(board, &index, k);
-    let search = Search::new(&blocks, index.len());
+    let search = Search::new(&blocks, index.len(), stop)?;
     let goal_set = goals.iter().fold(0u64, |m, &c| m | 1 << c);
     let (r, p) = (
         index.set_rank(goal_set) as usize,
@@ -226,16 +230,18 @@ struct Search<'b> {
 }
 
 impl<'b> Search<'b> {
-    fn new(blocks: &'b Blocks, len: u64) -> Search<'b> {
+    /// The search's arrays, made with `stop` asked as they are
+    /// ([`filled`]); `None` when it says so.
+    fn new(blocks: &'b Blocks, len: u64, stop: Stop) -> Option<Search<'b>> {
         let n = *blocks.first.last().unwrap_or(&0) as usize;
-        let words = n * blocks.words;
-        Search {
+        let words = (n * blocks.words) as u64;
+        Some(Search {
             blocks,
-            visited: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            frontier: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            busy: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            table: (0..len).map(|_| AtomicU8::new(UNSEEN)).collect(),
-        }
+            visited: filled(words, || AtomicU64::new(0), stop)?,
+            frontier: filled(words, || AtomicU64::new(0), stop)?,
+            busy: filled(n as u64, || AtomicBool::new(false), stop)?,
+            table: filled(len, || AtomicU8::new(UNSEEN), stop)?,
+        })
     }
 
     /// Puts state `p` of block `b` on the frontier (the start).
