@@ -480,4 +480,32 @@ mod tests {
         let now = resident_bytes();
         assert!(now > 1 << 20 && now < 1 << 40, "{now}");
     }
+
+    /// Calls slower than the target read the clock every time (a 1,024-call
+    /// interval let a dense board's A* run 6.5 s for a 1-s limit); fast
+    /// calls read it rarely.
+    #[test]
+    fn the_clock_is_read_at_every_slow_call_and_rarely_at_fast_ones() {
+        let mut clock = Clock::new(Instant::now());
+        for call in 0..5 {
+            std::thread::sleep(CLOCK_TARGET * 3);
+            assert!(clock.due().is_some(), "slow call {call}");
+        }
+        let reads = (0..100_000).filter(|_| clock.due().is_some()).count();
+        assert!(reads < 2_000, "{reads} reads in 100,000 fast calls");
+    }
+
+    /// The scan for `--best-out` after a time limit gets a twentieth of it
+    /// (a floor of a second made a 2-s limit last 2.9 s).
+    #[test]
+    fn the_best_out_grace_is_a_twentieth_of_the_limit() {
+        let puzzle = crate::formats::bundled("klotski/classic.txt");
+        let limits = Limits {
+            time_limit_seconds: Some(2.0),
+            ..Limits::default()
+        };
+        let e = test_engine(&puzzle, &SearchParams::default(), &limits);
+        let (deadline, grace) = (e.deadline().unwrap(), e.grace_deadline().unwrap());
+        assert_eq!(grace - deadline, std::time::Duration::from_millis(100));
+    }
 }
