@@ -15,6 +15,7 @@
 //! assert!(out.status.success());
 //! ```
 
+pub mod boards;
 pub mod measure;
 pub mod picture;
 

@@ -5,45 +5,8 @@
 
 use std::path::PathBuf;
 
+use end_to_end::boards::{board, dense};
 use end_to_end::run_solver;
-
-/// A native puzzle: a 1x1 master `@`, the given block types, a start grid
-/// of `width` x `height` (frame included) filled by `cell`, and the master's
-/// goal in the bottom-right corner.
-fn board(
-    name: &str,
-    types: &str,
-    width: usize,
-    height: usize,
-    cell: impl Fn(usize, usize) -> char,
-) -> PathBuf {
-    let grid = |f: &dyn Fn(usize, usize) -> char| -> String {
-        (0..height)
-            .map(|r| {
-                let row: String = (0..width)
-                    .map(|c| match (r, c) {
-                        _ if r == 0 || c == 0 || r == height - 1 || c == width - 1 => '#',
-                        _ => f(r, c),
-                    })
-                    .collect();
-                row + "\n"
-            })
-            .collect()
-    };
-    let start = grid(&cell);
-    let goal = grid(&|r, c| {
-        if (r, c) == (height - 2, width - 2) {
-            '@'
-        } else {
-            ' '
-        }
-    });
-    let text = format!("!\n@\n{types}!\n{start}!\n{goal}!\n");
-    let path =
-        std::env::temp_dir().join(format!("solver-limits-{}-{name}.txt", std::process::id()));
-    std::fs::write(&path, text).expect("the generated puzzle is written");
-    path
-}
 
 /// 128x62 with 59 horizontal bars of 100 cells, one per row: every
 /// position has many moves and a 378-bit key.
@@ -60,21 +23,6 @@ fn long_bars() -> PathBuf {
             _ => ' ',
         }
     })
-}
-
-/// `side` x `side` packed with 1x1 blocks of 8 types, two cells free.
-fn dense(side: usize) -> PathBuf {
-    board(
-        &format!("dense{side}"),
-        "a\nb\nc\nd\ne\nf\ng\nh\n",
-        side,
-        side,
-        |r, c| match (r, c) {
-            (1, 1) => '@',
-            _ if r == side - 2 && c >= side - 3 => ' ',
-            _ => (b'a' + ((r * side + c) % 8) as u8) as char,
-        },
-    )
 }
 
 /// Runs a search expected to stop at a limit (exit 1): its JSON result.

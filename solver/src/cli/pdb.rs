@@ -37,10 +37,17 @@ pub struct PdbCommandArgs {
 
 pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
     let (PdbAction::Build(a) | PdbAction::Info(a)) = &args.action;
+    let build = matches!(args.action, PdbAction::Build(_));
     let puzzles = a.input.load_with_goals()?;
     let mut params = a.search.params();
     params.heuristic = Kind::new(pdb::SPEC.name);
     let dir = pdb::cache_dir(&params);
+    if build && dir.is_none() {
+        return Err(Failure::input(
+            "solver pdb build stores the tables in the cache, and --pdb-cache is off (and no \
+             default folder: neither XDG_CACHE_HOME nor HOME is set): pass --pdb-cache DIR",
+        ));
+    }
     for p in &puzzles {
         // The start estimate is the first goal's: its tables are kept from
         // the loop instead of being planned and loaded a second time.
@@ -48,9 +55,12 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
         for (k, goal) in p.goals.iter().enumerate() {
             let geometry = Geometry::new(p, Some(goal));
             let spec = pdb::PATTERNS.text(&params);
-            let plan = patterns::plan(p, &geometry, spec, pdb::MEMORY.whole(&params))
+            let plan = patterns::plan(p, &geometry, spec, (pdb::MEMORY.whole(&params), None))
                 .map_err(|m| Failure::input(format!("{}: {m}", a.input.puzzle)))?;
             let databases = pdb::load_plan(p, &geometry, &plan, &params);
+            if let Some(dir) = dir.as_deref().filter(|_| build) {
+                check_stored(p, &geometry, &databases, &params, dir)?;
+            }
             let name = p.name.as_deref().unwrap_or(&a.input.puzzle);
             outln!("{name}, goal {} of {}:", k + 1, p.goals.len());
             match &databases {
@@ -73,6 +83,41 @@ pub fn run(args: &PdbArgs) -> Result<i32, Failure> {
         None => outln!("cache: off"),
     }
     Ok(0)
+}
+
+/// Fails unless every table of `databases` is in the cache folder `dir`
+/// (read from it, or stored there by the build): `solver pdb build` exited
+/// 0 when it stored nothing (a cache path under a file, a full disk), the
+/// store's error only a warning on stderr.
+fn check_stored(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    databases: &Databases,
+    params: &crate::params::SearchParams,
+    dir: &std::path::Path,
+) -> Result<(), Failure> {
+    let stored = match databases {
+        Databases::Tiles(t) => {
+            let board = pdb::tiles::TileBoard::new(puzzle, geometry)
+                .ok_or_else(|| Failure::input("a tile puzzle's tables without its board"))?;
+            t.tables().iter().all(|table| {
+                let key = pdb::tiles::load::key(&board, &table.tiles, params.metric);
+                pdb::cache::holds(dir, &key, 1 + table.values.bytes())
+            })
+        }
+        Databases::Blocks(b) => b.tables().iter().flatten().all(|table| {
+            let key = pdb::cache::key(&table.abstraction, params.metric);
+            pdb::cache::holds(dir, &key, table.values.len() as u64)
+        }),
+    };
+    if stored {
+        return Ok(());
+    }
+    Err(Failure::input(format!(
+        "the pattern databases could not be stored in {}: pass --pdb-cache DIR with a \
+         writable folder (with room for the tables)",
+        dir.display()
+    )))
 }
 
 /// One line per tile table: its tiles, entries, storage, source and mean

@@ -67,6 +67,9 @@ pub struct Context<'a> {
     pub params: &'a SearchParams,
     pub puzzle: &'a Puzzle,
     pub geometry: &'a Geometry,
+    /// The most bytes precomputed tables may hold, building included
+    /// (pattern databases; `None`: no limit).
+    pub memory: Option<u64>,
 }
 
 /// A heuristic's declaration, written in its own file.
@@ -228,12 +231,20 @@ pub fn strongest_admissible(puzzle: &Puzzle, geometry: &Geometry) -> &'static Sp
 
 /// Builds the heuristic the parameters name ([`check`]ed before any search
 /// starts, so the fallback to the first registered one is never taken).
-pub fn build(params: &SearchParams, puzzle: &Puzzle, geometry: &Geometry) -> Box<dyn Heuristic> {
+/// `memory`: the bytes its tables may hold at most, building included
+/// ([`crate::search::Engine::table_memory`]); `None`: no limit.
+pub fn build(
+    params: &SearchParams,
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    memory: Option<u64>,
+) -> Box<dyn Heuristic> {
     let spec = lookup(&params.heuristic).unwrap_or(&REGISTRY[0]);
     (spec.build)(&Context {
         params,
         puzzle,
         geometry,
+        memory,
     })
 }
 

@@ -233,7 +233,7 @@ mod tests {
             heuristic: Name::new("path"),
             ..SearchParams::default()
         };
-        let mut h = super::super::build(&params, &puzzle, &geometry);
+        let mut h = super::super::build(&params, &puzzle, &geometry, None);
         let generator = MoveGenerator::new(&puzzle, params.metric, &[]);
         let mut state = State::new(&puzzle);
         state.load(&puzzle.start, generator.shapes());

@@ -68,7 +68,7 @@ impl Estimator {
     pub fn new(e: &Engine) -> Estimator {
         Estimator {
             parts: vec![Part {
-                heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry),
+                heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry, e.table_memory(1)),
                 out: Vec::new(),
             }],
             crew: None,
@@ -163,7 +163,8 @@ impl Estimator {
         crew.each(&mut built, |k, slot| {
             if k > 0 {
                 *slot = Some(Part {
-                    heuristic: heuristics::build(params, puzzle, geometry),
+                    // No tables (else no crew): nothing to limit.
+                    heuristic: heuristics::build(params, puzzle, geometry, None),
                     out: Vec::new(),
                 })
             }
@@ -192,7 +193,7 @@ mod tests {
         let e = crate::search::test_engine(&puzzle, &params, &Limits::default());
         let mut estimator = Estimator::new(&e);
         estimator.costly = Duration::ZERO;
-        let mut alone = heuristics::build(&params, &puzzle, &e.geometry);
+        let mut alone = heuristics::build(&params, &puzzle, &e.geometry, None);
         let mut moves = MoveGenerator::new(&puzzle, Metric::Steps, &[]);
         let mut state = State::new(&puzzle);
         state.load(&puzzle.start, moves.shapes());

@@ -67,7 +67,7 @@ enum Step {
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     // DFID is IDA* whose bound is on g alone: no heuristic is built at all.
     let heuristic = (e.params.algorithm != Algorithm::Dfid)
-        .then(|| heuristics::build(&e.params, e.puzzle, &e.geometry));
+        .then(|| heuristics::build(&e.params, e.puzzle, &e.geometry, e.table_memory(1)));
     let tables = heuristic.as_ref().map_or(0, |h| h.memory_bytes());
     e.stats.peak_memory = e.stats.peak_memory.max(tables);
     let mut walk = Walk {

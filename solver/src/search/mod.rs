@@ -122,6 +122,55 @@ pub struct Engine<'a> {
     length_by_estimate: bool,
     started: Instant,
     deadline: Option<Instant>,
+    clock: Clock,
+}
+
+/// When [`Engine::over_resources`] next reads the clock: after `every`
+/// calls, `every` adapted so that reads come about every [`CLOCK_TARGET`]
+/// whatever a call's work costs. A fixed 1,024 calls let A* on a dense
+/// board (thousands of successors an expansion) run 3 s for a 1-s limit.
+#[derive(Clone, Copy)]
+struct Clock {
+    every: u32,
+    left: u32,
+    last: Instant,
+}
+
+/// How often the search aims to read the clock.
+const CLOCK_TARGET: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// The most calls between two reads of the clock (a read costs about 25
+/// ns, a call at least as much).
+const CLOCK_MAX_EVERY: u32 = 1024;
+
+impl Clock {
+    fn new(now: Instant) -> Clock {
+        Clock {
+            every: 1,
+            left: 1,
+            last: now,
+        }
+    }
+
+    /// Counts a call; `Some(now)` when the clock is due, the interval
+    /// doubled when the reads came faster than half the target, halved
+    /// when slower than twice it.
+    #[inline]
+    fn due(&mut self) -> Option<Instant> {
+        self.left -= 1;
+        if self.left > 0 {
+            return None;
+        }
+        let now = Instant::now();
+        let gap = now.saturating_duration_since(self.last);
+        if gap < CLOCK_TARGET / 2 {
+            self.every = (self.every * 2).min(CLOCK_MAX_EVERY);
+        } else if gap > CLOCK_TARGET * 2 {
+            self.every = (self.every / 2).max(1);
+        }
+        (self.left, self.last) = (self.every, now);
+        Some(now)
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -145,14 +194,12 @@ impl<'a> Engine<'a> {
         let started = Instant::now();
         // What the process already holds (code, libraries, the puzzle, an
         // earlier subgoal's tables) counts against --max-memory too, so that
-        // the whole process, not only the search's own tables, stays within it.
-        // A sixteenth more is kept back for what the search holds outside its
-        // counted tables (allocator slack, worker batches, thread stacks):
-        // measured at 6-9% of the limit on the 10^7 bench puzzle.
+        // the whole process, not only the search's own tables, stays within
+        // it ([`search_memory`]).
         let held = || held.unwrap_or_else(resident_bytes);
         let mut limits = *limits;
         if let Some(m) = limits.max_memory.as_mut() {
-            *m = m.saturating_sub(held() + *m / 16);
+            *m = search_memory(*m, held());
         }
         let budget = encoding::Budget {
             max_memory: limits.max_memory,
@@ -169,7 +216,7 @@ impl<'a> Engine<'a> {
             // The encoding counted on the positions to be expected: hold
             // the search to the memory it was chosen for, less what the
             // process holds, as for --max-memory.
-            limits.max_memory = Some(guard.saturating_sub(held() + guard / 16));
+            limits.max_memory = Some(search_memory(guard, held()));
         }
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
@@ -201,6 +248,7 @@ impl<'a> Engine<'a> {
                 .is_some_and(|s| s.admissible.under(params.metric)),
             started,
             deadline,
+            clock: Clock::new(started),
         }
     }
 
@@ -275,15 +323,19 @@ impl<'a> Engine<'a> {
         if self.limits.max_memory.is_some_and(|m| memory > m) {
             return Some(Limit::Memory);
         }
-        if self.stats.examined.is_multiple_of(1024)
-            || self.params.algorithm == crate::params::Algorithm::Bfs
-        {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if let Some(now) = self.clock.due() {
+            if self.deadline.is_some_and(|d| now >= d) {
                 return Some(Limit::Time);
             }
             self.progress.tick(&self.stats, memory);
         }
         None
+    }
+
+    /// Whether the time limit has passed (for work outside the checks of
+    /// [`Engine::over_resources`]: a long expansion's successors).
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether a path of `g` actions to a position estimated `h` from the
@@ -303,15 +355,14 @@ impl<'a> Engine<'a> {
     }
 
     /// When work after a search that hit the time limit (the scan for
-    /// `--best-out`) must stop: the deadline plus a twentieth of the limit,
-    /// at least a second. Without it the scan of a large visited set ran
-    /// 50-90 s past a 200-s limit (Ithaca, rank keys), beyond the
-    /// reasoner's timeout for the attempt, which then lost its result.
+    /// `--best-out`) must stop: the deadline plus a twentieth of the limit.
+    /// Without it the scan of a large visited set ran 50-90 s past a 200-s
+    /// limit (Ithaca, rank keys), beyond the reasoner's timeout for the
+    /// attempt, which then lost its result; with a floor of a second, which
+    /// it had, `--best-out` (passed to every limited attempt) made a 2-s
+    /// limit last 2.9 s. A scan cut short still gives valid restarts.
     pub fn grace_deadline(&self) -> Option<Instant> {
-        self.deadline.map(|d| {
-            let grace = (d - self.started) / 20;
-            d + grace.max(std::time::Duration::from_secs(1))
-        })
+        self.deadline.map(|d| d + (d - self.started) / 20)
     }
 
     /// Refuses a puzzle whose keys the visited set cannot store, unless the
@@ -325,6 +376,14 @@ impl<'a> Engine<'a> {
             });
         }
         Ok(())
+    }
+
+    /// The bytes a heuristic's tables (pattern databases) may hold, their
+    /// builds included, when `parts` heuristics are built (NBS: one per
+    /// direction): half of what the search may hold under `--max-memory`
+    /// ([`table_share`]); `None` without a limit.
+    pub fn table_memory(&self, parts: u64) -> Option<u64> {
+        self.limits.max_memory.map(|m| table_share(m, parts))
     }
 
     /// Memory still available under `--max-memory` after `held` bytes.
@@ -350,6 +409,22 @@ impl<'a> Engine<'a> {
     pub fn is_forbidden(&self, key: &[u64]) -> bool {
         self.forbidden.iter().any(|f| f.get(key).is_some())
     }
+}
+
+/// What a search may hold under a memory limit of `max` bytes when the
+/// process holds `held` already. A sixteenth more is kept back for what the
+/// search holds outside its counted tables (allocator slack, worker
+/// batches, thread stacks): measured at 6-9% of the limit on the 10^7
+/// bench puzzle.
+pub fn search_memory(max: u64, held: u64) -> u64 {
+    max.saturating_sub(held + max / 16)
+}
+
+/// The share of `search` bytes (what the search may hold) the tables of
+/// one of `parts` heuristics get: half, split among the parts; the other
+/// half is for the positions the search stores.
+pub fn table_share(search: u64, parts: u64) -> u64 {
+    search / 2 / parts.max(1)
 }
 
 /// The process's resident memory in bytes now (Linux: `VmRSS` of
@@ -404,5 +479,33 @@ mod tests {
         // This process holds at least its code: more than 1 MiB, less than 1 TiB.
         let now = resident_bytes();
         assert!(now > 1 << 20 && now < 1 << 40, "{now}");
+    }
+
+    /// Calls slower than the target read the clock every time (a 1,024-call
+    /// interval let a dense board's A* run 6.5 s for a 1-s limit); fast
+    /// calls read it rarely.
+    #[test]
+    fn the_clock_is_read_at_every_slow_call_and_rarely_at_fast_ones() {
+        let mut clock = Clock::new(Instant::now());
+        for call in 0..5 {
+            std::thread::sleep(CLOCK_TARGET * 3);
+            assert!(clock.due().is_some(), "slow call {call}");
+        }
+        let reads = (0..100_000).filter(|_| clock.due().is_some()).count();
+        assert!(reads < 2_000, "{reads} reads in 100,000 fast calls");
+    }
+
+    /// The scan for `--best-out` after a time limit gets a twentieth of it
+    /// (a floor of a second made a 2-s limit last 2.9 s).
+    #[test]
+    fn the_best_out_grace_is_a_twentieth_of_the_limit() {
+        let puzzle = crate::formats::bundled("klotski/classic.txt");
+        let limits = Limits {
+            time_limit_seconds: Some(2.0),
+            ..Limits::default()
+        };
+        let e = test_engine(&puzzle, &SearchParams::default(), &limits);
+        let (deadline, grace) = (e.deadline().unwrap(), e.grace_deadline().unwrap());
+        assert_eq!(grace - deadline, std::time::Duration::from_millis(100));
     }
 }

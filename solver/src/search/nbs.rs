@@ -102,10 +102,10 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     };
     let words = e.key_words();
     let mut key = vec![0u64; words];
-    let forward = heuristics::build(&e.params, e.puzzle, &e.geometry);
+    let forward = heuristics::build(&e.params, e.puzzle, &e.geometry, e.table_memory(2));
     let reversed = toward_start(e.puzzle);
     let geometry = Geometry::new(&reversed, reversed.goals.first());
-    let backward = heuristics::build(&e.params, &reversed, &geometry);
+    let backward = heuristics::build(&e.params, &reversed, &geometry, e.table_memory(2));
     let mut sides = [
         Side::new(e, start, forward, &mut key),
         Side::new(e, &goal, backward, &mut key),

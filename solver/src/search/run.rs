@@ -138,8 +138,16 @@ pub fn check_common(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>
     Ok(locked)
 }
 
-/// Checks parameters against the puzzle before a solve; returns the locked types.
-pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, SearchError> {
+/// Checks parameters against the puzzle before a solve; returns the locked
+/// types. Pattern databases must fit `--pdb-memory` and their share of
+/// `limits`' `--max-memory` after `held` bytes (`None`: what the process
+/// holds now), as [`Engine::table_memory`] will give them.
+pub fn validate(
+    puzzle: &Puzzle,
+    params: &SearchParams,
+    limits: &Limits,
+    held: Option<u64>,
+) -> Result<Vec<usize>, SearchError> {
     if puzzle.goals.is_empty() {
         return Err(SearchError::NoGoal);
     }
@@ -150,7 +158,16 @@ pub fn validate(puzzle: &Puzzle, params: &SearchParams) -> Result<Vec<usize>, Se
             let geometry = crate::geometry::Geometry::new(puzzle, Some(goal));
             let spec = crate::heuristics::pdb::PATTERNS.text(params);
             let memory = crate::heuristics::pdb::MEMORY.whole(params);
-            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, memory)
+            let parts = if params.algorithm == Algorithm::Nbs {
+                2
+            } else {
+                1
+            };
+            let cap = limits.max_memory.map(|m| {
+                let held = held.unwrap_or_else(super::resident_bytes);
+                super::table_share(super::search_memory(m, held), parts)
+            });
+            crate::heuristics::pdb::patterns::plan(puzzle, &geometry, spec, (memory, cap))
                 .map_err(SearchError::Heuristic)?;
         }
     }
@@ -254,7 +271,7 @@ pub fn solve(
     limits: &Limits,
     options: SolveOptions,
 ) -> Result<SolveOutput, SearchError> {
-    let locked = validate(puzzle, params)?;
+    let locked = validate(puzzle, params, limits, options.held)?;
     if params.algorithm.fluid() {
         super::fluid::check(puzzle, params, limits, &locked)?;
     }

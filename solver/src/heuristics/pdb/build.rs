@@ -14,7 +14,8 @@
 //! the next layer.
 //!
 //! A build told to stop (the search's `--time-limit` has passed) stops
-//! between rounds of layer d and caps every entry at d: the layers before d
+//! within a round of layer d (each thread asks before each chunk of
+//! states) and caps every entry at d: the layers before d
 //! are complete, so every entry truly nearer than d holds its distance, and
 //! every other entry's true distance is at least d. The cap matters for the
 //! entries a counted move of layer d has already set to d + 1, which a
@@ -22,9 +23,10 @@
 //! not reached at all. The table stays admissible, only weaker; it is never
 //! cached.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 use super::abstraction::Abstraction;
+use super::Stop;
 use crate::moves::{State, NO_OWNER};
 
 /// Table value of positions the search did not reach.
@@ -35,16 +37,19 @@ const CHUNK: usize = 1 << 12;
 
 /// The distance table of `abs`, one byte per rank, filled on `threads`
 /// threads, and whether it is complete (false: `stop` said so before a
-/// round, see the module's doc). `progress` is called after each round with
+/// round or a chunk, see the module's doc). `progress` is called after each round with
 /// the entries reached so far and the current distance, so a long build can
 /// show how far it is.
 pub fn fill(
     abs: &mut Abstraction,
     threads: usize,
-    stop: &mut dyn FnMut() -> bool,
+    stop: Stop,
     progress: &mut dyn FnMut(u64, u8),
 ) -> (Vec<u8>, bool) {
-    let dist: Vec<AtomicU8> = (0..abs.size).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let Some(dist) = super::filled(abs.size, || AtomicU8::new(UNSEEN), stop) else {
+        // Every entry capped at distance 0, as a build stopped in layer 0.
+        return (vec![0; abs.size as usize], false);
+    };
     let mut current: Vec<u32> = Vec::new();
     let mut state = State::new(&abs.puzzle);
     goal_positions(abs, &mut state, 0, &mut |abs, s| {
@@ -60,11 +65,11 @@ pub fn fill(
     'layers: while !current.is_empty() && d < UNSEEN - 1 {
         let mut next = Vec::new();
         while !current.is_empty() {
-            if stop() {
+            let (same, later, stopped) = expand(&mut workers, &current, &dist, d, &reached, stop);
+            if stopped {
                 complete = false;
                 break 'layers;
             }
-            let (same, later) = expand(&mut workers, &current, &dist, d, &reached);
             next.extend(later);
             current = same;
             progress(reached.load(Relaxed), d);
@@ -79,25 +84,32 @@ pub fn fill(
 }
 
 /// Expands the states of `round` still at distance `d`, one thread per
-/// worker: the states lowered to `d` (zero-cost moves) and those lowered to
-/// `d + 1`.
+/// worker: the states lowered to `d` (zero-cost moves), those lowered to
+/// `d + 1`, and whether `stop` ended the round early (asked before each
+/// chunk; the queues are then incomplete and the caller stops).
 fn expand(
     workers: &mut [Abstraction],
     round: &[u32],
     dist: &[AtomicU8],
     d: u8,
     reached: &AtomicU64,
-) -> (Vec<u32>, Vec<u32>) {
+    stop: Stop,
+) -> (Vec<u32>, Vec<u32>, bool) {
     let next = AtomicUsize::new(0);
+    let stopped = AtomicBool::new(false);
     let parts: Vec<(Vec<u32>, Vec<u32>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = workers
             .iter_mut()
             .map(|abs| {
-                let next = &next;
+                let (next, stopped) = (&next, &stopped);
                 scope.spawn(move || {
                     let (mut same, mut later) = (Vec::new(), Vec::new());
                     let (mut state, mut moves) = (State::new(&abs.puzzle), Vec::new());
                     loop {
+                        if stopped.load(Relaxed) || stop() {
+                            stopped.store(true, Relaxed);
+                            return (same, later);
+                        }
                         let start = next.fetch_add(CHUNK, Relaxed);
                         let Some(chunk) = round.get(start..round.len().min(start + CHUNK)) else {
                             return (same, later);
@@ -140,7 +152,7 @@ fn expand(
         same.extend(s);
         later.extend(l);
     }
-    (same, later)
+    (same, later, stopped.into_inner())
 }
 
 /// Calls `visit` with every abstract goal position: the blocks placed one

@@ -8,8 +8,12 @@
 //! A checksum of the table follows it, and nothing may follow the checksum:
 //! a table damaged on disk is rebuilt, never used, since a wrong entry
 //! would make the heuristic inadmissible and an "optimal" answer too long.
+//! A cache name that is not a regular file (a FIFO, a device, a folder) is
+//! opened without blocking and not read: the table is rebuilt (a FIFO there
+//! hung `--heuristic pdb` on its open).
 
 use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -81,20 +85,56 @@ pub fn load_body(dir: &Path, key: &str) -> Option<Vec<u8>> {
     read(dir, key, u64::from(u32::MAX) << 4)
 }
 
-/// The body of the file for `key` when its head and key match, at most `max` bytes.
-fn read(dir: &Path, key: &str, max: u64) -> Option<Vec<u8>> {
-    let mut file = std::fs::File::open(path(dir, key)).ok()?;
-    let max = max.min(file.metadata().ok()?.len());
+/// The file for `key` in `dir`, opened without blocking, if it is a
+/// regular file; a name held by anything else is reported on stderr.
+fn open_regular(dir: &Path, key: &str) -> Option<std::fs::File> {
+    let path = path(dir, key);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&path)
+        .ok()?;
+    if !file.metadata().ok()?.is_file() {
+        eprintln!(
+            "warning: {} is not a regular file: the pattern database is built instead              of read (remove it, and the next build stores the table there)",
+            path.display()
+        );
+        return None;
+    }
+    Some(file)
+}
+
+/// The file for `key`, past its head and key when they match, and its length.
+fn open_matching(dir: &Path, key: &str) -> Option<(std::fs::File, u64)> {
+    let mut file = open_regular(dir, key)?;
+    let len = file.metadata().ok()?.len();
     let mut head = [0u8; 8];
     file.read_exact(&mut head).ok()?;
     if &head != MAGIC {
         return None;
     }
     let stored_key = read_block(&mut file, 1 << 20)?;
-    if stored_key != key.as_bytes() {
-        return None;
-    }
-    let body = read_block(&mut file, max)?;
+    (stored_key == key.as_bytes()).then_some((file, len))
+}
+
+/// Whether the file for `key` holds a table of `body` bytes (its head, key
+/// and length right, the body not read): what `solver pdb build` checks
+/// after storing.
+pub fn holds(dir: &Path, key: &str, body: u64) -> bool {
+    let Some((mut file, len)) = open_matching(dir, key) else {
+        return false;
+    };
+    let mut stored = [0u8; 8];
+    let header = 8 + 8 + key.len() as u64 + 8;
+    file.read_exact(&mut stored).is_ok()
+        && u64::from_le_bytes(stored) == body
+        && len == header + body + 8
+}
+
+/// The body of the file for `key` when its head and key match, at most `max` bytes.
+fn read(dir: &Path, key: &str, max: u64) -> Option<Vec<u8>> {
+    let (mut file, len) = open_matching(dir, key)?;
+    let body = read_block(&mut file, max.min(len))?;
     let mut sum = [0u8; 8];
     file.read_exact(&mut sum).ok()?;
     let at_end = file.read(&mut [0u8; 1]).ok()? == 0;
@@ -171,6 +211,32 @@ mod tests {
         std::fs::write(&file, &longer).unwrap();
         assert_eq!(load_body(dir.path(), "key"), None);
         std::fs::write(&file, &good).unwrap();
+        assert!(holds(dir.path(), "key", table.len() as u64));
+        assert!(!holds(dir.path(), "key", table.len() as u64 + 1));
+        assert!(!holds(dir.path(), "other key", table.len() as u64));
         assert_eq!(load_body(dir.path(), "key"), Some(table));
+    }
+
+    /// A FIFO (or a folder) at a table's name is not opened for reading
+    /// (which blocked until a writer came): no table, at once; storing then
+    /// puts a regular file in its place.
+    #[test]
+    fn a_fifo_at_a_tables_name_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = path(dir.path(), "key");
+        let name = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates a node.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let d = dir.path().to_path_buf();
+        std::thread::spawn(move || tx.send(load(&d, "key", 4)).unwrap());
+        let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(got, Ok(None), "a FIFO must not be waited on");
+        assert!(!holds(dir.path(), "key", 4));
+        store(dir.path(), "key", &[1, 2, 3, 4]).unwrap();
+        assert_eq!(load(dir.path(), "key", 4), Some(vec![1, 2, 3, 4]));
+        let other = path(dir.path(), "folder");
+        std::fs::create_dir(&other).unwrap();
+        assert_eq!(load(dir.path(), "folder", 4), None);
     }
 }

@@ -82,7 +82,7 @@ pub const SPEC: Spec = Spec {
     admissible: Admissible::Always,
     options: &[PATTERNS, MEMORY, CACHE],
     proximity: true,
-    build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params).into_heuristic(),
+    build: |cx: &Context| load(cx.puzzle, cx.geometry, cx.params, cx.memory).into_heuristic(),
 };
 
 /// One filled table.
@@ -123,16 +123,48 @@ thread_local! {
 
 /// Holds the time by which the pattern-database builds of a search on this
 /// thread stop (its `--time-limit`), until dropped. A stopped build gives
-/// an admissible but weaker table ([`build`]'s doc), and the search then
-/// meets its own time limit at its next check (within 1,024 positions),
-/// instead of the build running on past the limit. Abstraction tables only:
-/// a tile puzzle's tables build in seconds.
+/// an admissible but weaker table (an abstraction's: [`build`]'s doc) or
+/// none (a tile table: the tables finished are still an admissible sum),
+/// and the search then meets its own time limit at its first check,
+/// instead of the build running on past the limit: a tile puzzle's 7-8
+/// tables took 37-60 s on a loaded machine, for a 2-s limit.
 pub struct BuildDeadline(Option<Instant>);
 
 impl BuildDeadline {
     pub fn set(deadline: Option<Instant>) -> BuildDeadline {
         BuildDeadline(BUILD_DEADLINE.replace(deadline))
     }
+
+    /// Whether the builds on this thread must stop now, as a [`Stop`]
+    /// that the builders' threads may ask.
+    fn stop() -> impl Fn() -> bool + Sync {
+        let deadline = BUILD_DEADLINE.get();
+        move || deadline.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+/// Asked by a table builder now and then (each thread before each chunk of
+/// its work): true when the build must stop.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Entries made between two asks of [`filled`]'s `stop`.
+const FILL_CHUNK: usize = 1 << 24;
+
+/// `len` values made by `make`, [`FILL_CHUNK`] at a time with `stop`
+/// asked before each; `None` when it says so. Making the 15-puzzle's
+/// 8-tile table (518,918,400 entries and its bitmaps) took 1.5 s on a
+/// loaded machine, the whole of a short time limit and more.
+pub(crate) fn filled<T>(len: u64, make: impl Fn() -> T, stop: Stop) -> Option<Vec<T>> {
+    let len = usize::try_from(len).ok()?;
+    let mut out = Vec::with_capacity(len);
+    while out.len() < len {
+        if stop() {
+            return None;
+        }
+        let more = (len - out.len()).min(FILL_CHUNK);
+        out.extend((0..more).map(|_| make()));
+    }
+    Some(out)
 }
 
 impl Drop for BuildDeadline {
@@ -173,12 +205,10 @@ pub fn load_tables(
                     }
                     let bar = build_bar(announce, abstraction.size);
                     let started = Instant::now();
-                    let deadline = BUILD_DEADLINE.get();
-                    let mut late = || deadline.is_some_and(|t| Instant::now() >= t);
                     let (values, complete) = build::fill(
                         &mut abstraction,
                         threads,
-                        &mut late,
+                        &BuildDeadline::stop(),
                         &mut |reached, depth| {
                             bar.set_position(reached);
                             bar.set_message(format!("distance {depth}"));
@@ -223,12 +253,19 @@ impl Databases {
     }
 }
 
-/// Builds (or loads) the tables `params` ask for. The plan was checked when
-/// the run's parameters were validated; should it fail here anyway, the
-/// estimate falls back to Manhattan plus linear conflict alone.
-pub fn load(puzzle: &Puzzle, geometry: &Geometry, params: &SearchParams) -> Databases {
+/// Builds (or loads) the tables `params` ask for, their builds' peak
+/// within `memory` bytes when given (their share of `--max-memory`). The
+/// plan was checked when the run's parameters were validated; should it
+/// fail here anyway (the process grew in between), the estimate falls back
+/// to Manhattan plus linear conflict alone.
+pub fn load(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    params: &SearchParams,
+    memory: Option<u64>,
+) -> Databases {
     let spec = PATTERNS.text(params);
-    match patterns::plan(puzzle, geometry, spec, MEMORY.whole(params)) {
+    match patterns::plan(puzzle, geometry, spec, (MEMORY.whole(params), memory)) {
         Ok(plan) => load_plan(puzzle, geometry, &plan, params),
         Err(_) => Databases::Blocks(PatternDatabases::from_tables(
             puzzle,
@@ -250,8 +287,14 @@ pub fn load_plan(
     let dir = cache_dir(params);
     if let (Some(board), [group]) = (tiles::TileBoard::new(puzzle, geometry), &plan.groups[..]) {
         let patterns: Vec<Vec<usize>> = group.iter().map(|p| p.counted.clone()).collect();
-        let threads = params.threads;
-        let tables = tiles::load::tables(&board, &patterns, params.metric, dir.as_deref(), threads);
+        let (threads, stop) = (params.threads, BuildDeadline::stop());
+        let tables = tiles::load::tables(
+            &board,
+            &patterns,
+            params.metric,
+            dir.as_deref(),
+            (threads, &stop),
+        );
         let reflection = tiles::reflect::diagonal(&board);
         return Databases::Tiles(TileDatabases::new(
             puzzle,

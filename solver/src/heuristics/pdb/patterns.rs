@@ -16,6 +16,13 @@
 //!   `--pdb-memory`: the blocks nearest the goal first, then the blocks the
 //!   first left out.
 //!
+//! Under `--max-memory` the tables get a share of the search's memory
+//! ([`crate::search::Engine::table_memory`]): what building them holds at
+//! its peak ([`peak_bytes`]: a table's builder holds several times the
+//! finished table) must fit it. Automatic patterns shrink until they fit;
+//! `--pdb` groups that do not are refused, naming both sizes (a 7-8 plan
+//! built under `--max-memory 16M` reached 865 MB).
+//!
 //! `--pdb 1,2,3/4,5,6` names block ids (numbers from 10 name the tiles
 //! importer's `A`, `B`, ..., `a`, ...): for tiles each group is one additive pattern,
 //! otherwise each group is one abstraction (plus the goal blocks).
@@ -35,12 +42,14 @@ pub struct Plan {
 }
 
 /// Chooses the patterns for `puzzle` with the goal of `geometry`, from
-/// `spec` (`--pdb`) or automatically within `memory` bytes.
+/// `spec` (`--pdb`) or automatically: the tables within `memory` bytes
+/// (`--pdb-memory`), their builds' peak within `cap` bytes (the share of
+/// `--max-memory`, when there is one).
 pub fn plan(
     puzzle: &Puzzle,
     geometry: &Geometry,
     spec: Option<&str>,
-    memory: u64,
+    (memory, cap): (u64, Option<u64>),
 ) -> Result<Plan, String> {
     let tiles = tile_goals(puzzle, geometry);
     let plan = match (spec, &tiles) {
@@ -56,8 +65,8 @@ pub fn plan(
                 .map(|group| vec![block_pattern(puzzle, geometry, group)])
                 .collect(),
         },
-        (None, Some(order)) => auto_tiles(puzzle, geometry, order, memory),
-        (None, None) => auto_blocks(puzzle, geometry, memory),
+        (None, Some(order)) => auto_tiles(puzzle, geometry, order, (memory, cap)),
+        (None, None) => auto_blocks(puzzle, geometry, (memory, cap)),
     };
     let used: Vec<usize> = plan
         .groups
@@ -77,18 +86,75 @@ pub fn plan(
             sum.checked_add(table_bytes(puzzle, geometry, p)?)
         })
         .unwrap_or(u64::MAX);
+    let shown = |bytes: u64| match bytes {
+        u64::MAX => "over 4G".to_string(),
+        b => b.to_string(),
+    };
     if total > memory {
         return Err(format!(
             "the pattern databases need {} bytes, more than --pdb-memory {memory}: use smaller \
              --pdb groups or raise --pdb-memory",
-            if total == u64::MAX {
-                "over 4G".to_string()
-            } else {
-                total.to_string()
-            }
+            shown(total)
+        ));
+    }
+    let peak = peak_bytes(puzzle, geometry, &plan).unwrap_or(u64::MAX);
+    if let Some(cap) = cap.filter(|&c| peak > c) {
+        return Err(format!(
+            "the pattern databases take {} bytes and {} while they are built, more than the \
+             {cap} bytes --max-memory leaves them (half of what the search may hold, after \
+             what the process holds already): use smaller --pdb groups, leave --pdb out to \
+             have them chosen within the limit, or raise --max-memory",
+            shown(total),
+            shown(peak)
         ));
     }
     Ok(plan)
+}
+
+/// Bytes a one-blank tile puzzle's fast builder holds per entry at its
+/// peak ([`super::tiles::layers`]): a byte per entry, the visited and
+/// frontier bits of every (cell set, blank region) block, then the 4-bit
+/// table beside the bytes; measured 1.65 on the 15-puzzle's 8-tile table
+/// (855 MB for 518,918,400 entries), rounded up.
+const TILE_BUILD_PER_ENTRY: f64 = 1.75;
+
+/// Bytes an abstraction's builder holds per entry at its peak
+/// ([`super::build`]): a byte per entry and the queues of a layer, four
+/// bytes per queued rank.
+const BLOCK_BUILD_PER_ENTRY: u64 = 3;
+
+/// The most bytes building the tables of `plan` holds at once: each table
+/// built in turn (a tile puzzle's largest first, as [`super::tiles::load`]
+/// builds them; abstractions in the plan's order) beside the ones finished
+/// before it. Counted as if none were in the cache (reading a table holds
+/// only its size). `None` for a table past 4G entries.
+pub fn peak_bytes(puzzle: &Puzzle, geometry: &Geometry, plan: &Plan) -> Option<u64> {
+    let board = TileBoard::new(puzzle, geometry);
+    let mut tables: Vec<(u64, u64)> = Vec::new();
+    for pattern in plan.groups.iter().flatten() {
+        let size = table_bytes(puzzle, geometry, pattern)?;
+        let build = match &board {
+            Some(b) => {
+                let entries = tile_entries(puzzle, geometry, pattern)?;
+                match pattern.counted.len() {
+                    2..=MAX_FAST_TILES => (entries as f64 * TILE_BUILD_PER_ENTRY) as u64,
+                    // The reference builder: a byte and a bit per blank cell per entry.
+                    _ => entries.saturating_mul(2 + u64::from(b.n) / 8),
+                }
+            }
+            None => size.saturating_mul(BLOCK_BUILD_PER_ENTRY),
+        };
+        tables.push((size, build));
+    }
+    if board.is_some() {
+        tables.sort_by_key(|&(size, _)| std::cmp::Reverse(size));
+    }
+    let (mut held, mut peak) = (0u64, 0u64);
+    for (size, build) in tables {
+        peak = peak.max(held.saturating_add(build));
+        held = held.saturating_add(size);
+    }
+    Some(peak.max(held))
 }
 
 /// For a tile puzzle, its instances in goal-cell order; `None` otherwise.
@@ -196,9 +262,15 @@ fn tile_entries(puzzle: &Puzzle, geometry: &Geometry, pattern: &Pattern) -> Opti
     PatternIndex::new(board.open, pattern.counted.len()).map(|i| i.len())
 }
 
-/// Groups of k tiles (see the module's comment), k as large as `memory`
-/// and [`AUTO_TILE_ENTRIES`] allow.
-fn auto_tiles(puzzle: &Puzzle, geometry: &Geometry, order: &[usize], memory: u64) -> Plan {
+/// Groups of k tiles (see the module's comment), k as large as `memory`,
+/// `cap` (the builds' peak) and [`AUTO_TILE_ENTRIES`] allow; none when
+/// even single tiles do not fit.
+fn auto_tiles(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    order: &[usize],
+    (memory, cap): (u64, Option<u64>),
+) -> Plan {
     for k in (1..=order.len()).rev() {
         let patterns: Vec<Pattern> = compact_groups(geometry, order, k)
             .into_iter()
@@ -212,10 +284,13 @@ fn auto_tiles(puzzle: &Puzzle, geometry: &Geometry, order: &[usize], memory: u64
             p.counted.len() <= MAX_FAST_TILES
                 && tile_entries(puzzle, geometry, p).is_some_and(|e| e <= AUTO_TILE_ENTRIES)
         });
-        if small && bytes.is_some_and(|b| b <= memory) {
-            return Plan {
-                groups: vec![patterns],
-            };
+        let plan = Plan {
+            groups: vec![patterns],
+        };
+        let fits =
+            || cap.is_none_or(|c| peak_bytes(puzzle, geometry, &plan).is_some_and(|p| p <= c));
+        if small && bytes.is_some_and(|b| b <= memory) && fits() {
+            return plan;
         }
     }
     Plan { groups: Vec::new() }
@@ -246,8 +321,10 @@ fn compact_groups(geometry: &Geometry, order: &[usize], k: usize) -> Vec<Vec<usi
     groups
 }
 
-/// Two abstractions within half of `memory` each (one if it keeps every block).
-fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64) -> Plan {
+/// Two abstractions within half of `memory` each (one if it keeps every
+/// block), and small enough that building the second beside the first
+/// stays within `cap`.
+fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, (memory, cap): (u64, Option<u64>)) -> Plan {
     let goal = block_pattern(puzzle, geometry, Vec::new()).counted;
     let near = |i: usize| {
         geometry
@@ -262,7 +339,7 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, memory: u64) -> Plan {
         .filter(|i| !goal.contains(i))
         .collect();
     others.sort_by_key(|&i| (near(i), i));
-    let budget = memory / 2;
+    let budget = (memory / 2).min(cap.map_or(u64::MAX, |c| c / (1 + BLOCK_BUILD_PER_ENTRY)));
     let first = greedy(puzzle, geometry, &goal, &others, budget);
     let mut groups = vec![vec![first.clone()]];
     if first.counted.len() < puzzle.instances() {

@@ -111,7 +111,7 @@ fn check_admissible(
     );
     params.threads = 2;
     let geometry = Geometry::new(p, p.goals.first());
-    let mut h = super::load(p, &geometry, &params).into_heuristic();
+    let mut h = super::load(p, &geometry, &params, None).into_heuristic();
     assert!(h.memory_bytes() > 0, "no table was built for {pdb:?}");
     let (mut exact, mut total, mut sum) = (0, 0, 0u64);
     for (s, d) in true_distances(p, metric) {
@@ -183,7 +183,8 @@ fn block_tables_built_on_two_threads_equal_one_thread() {
     ] {
         let geometry = Geometry::new(&p, p.goals.first());
         for metric in [Metric::Steps, Metric::Moves] {
-            let plan = super::patterns::plan(&p, &geometry, spec, 512 << 20).expect("a plan");
+            let plan =
+                super::patterns::plan(&p, &geometry, spec, (512 << 20, None)).expect("a plan");
             let built = |threads| {
                 let groups = super::load_tables(&p, &geometry, &plan, metric, None, threads);
                 groups
@@ -230,7 +231,7 @@ fn tile_tables_count_four_bits_per_entry_and_the_budget_picks_the_partition() {
     let p = puzzle("puzzles/tiles/korf_01.txt");
     let geometry = Geometry::new(&p, p.goals.first());
     let sizes = |memory| {
-        let plan = super::patterns::plan(&p, &geometry, None, memory).expect("a plan");
+        let plan = super::patterns::plan(&p, &geometry, None, (memory, None)).expect("a plan");
         let group = plan.groups[0].iter().map(|g| g.counted.len());
         group.collect::<Vec<_>>()
     };
@@ -242,10 +243,50 @@ fn tile_tables_count_four_bits_per_entry_and_the_budget_picks_the_partition() {
     assert_eq!(sizes(57_657_607), vec![3, 6, 6]);
     let eight = puzzle("puzzles/tiles/eight_hardest_a.txt");
     let geometry = Geometry::new(&eight, eight.goals.first());
-    let plan = |memory| super::patterns::plan(&eight, &geometry, Some("1,2,3,4"), memory);
+    let plan = |memory| super::patterns::plan(&eight, &geometry, Some("1,2,3,4"), (memory, None));
     assert!(plan(9 * 8 * 7 * 6 / 2).is_ok());
     let err = plan(9 * 8 * 7 * 6 / 2 - 1).expect_err("one byte short");
     assert!(err.contains("need 1512 bytes"), "{err}");
+}
+
+/// Under a share of `--max-memory` the automatic tiles shrink until their
+/// builds' peak fits it (7-8's build holds about 900 MB), down to none;
+/// `--pdb` groups that do not fit are refused, naming both sizes; the
+/// abstractions of a block puzzle shrink too.
+#[test]
+fn the_builds_peak_fits_the_share_of_max_memory_or_the_plan_is_refused() {
+    let p = puzzle("puzzles/tiles/korf_01.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let plan = |spec, cap| super::patterns::plan(&p, &geometry, spec, (512 << 20, cap));
+    let peak = |plan: &super::patterns::Plan| super::patterns::peak_bytes(&p, &geometry, plan);
+    let unlimited = plan(None, None).expect("a plan");
+    assert!(
+        peak(&unlimited).unwrap() > 800 << 20,
+        "7-8 builds in about 900 MB"
+    );
+    let mut last = u64::MAX;
+    for cap in [1u64 << 30, 256 << 20, 32 << 20, 4 << 20, 1 << 20] {
+        let fitted = plan(None, Some(cap)).expect("automatic tables always fit");
+        let p = peak(&fitted).unwrap();
+        assert!(p <= cap && p <= last, "{cap}: {p}");
+        last = p;
+    }
+    assert!(
+        plan(None, Some(10)).unwrap().groups.is_empty(),
+        "no table fits"
+    );
+    let err = plan(Some("1,2,3,4,5,6,7/8,9,10,11,12,13,14,15"), Some(16 << 20)).unwrap_err();
+    assert!(
+        err.contains("288288000 bytes") && err.contains("--max-memory"),
+        "{err}"
+    );
+    let klotski = puzzle("puzzles/klotski/classic.txt");
+    let geometry = Geometry::new(&klotski, klotski.goals.first());
+    let blocks = |cap| {
+        let plan = super::patterns::plan(&klotski, &geometry, None, (512 << 20, cap)).unwrap();
+        super::patterns::peak_bytes(&klotski, &geometry, &plan).unwrap()
+    };
+    assert!(blocks(Some(1 << 20)) <= 1 << 20 && blocks(Some(1 << 20)) < blocks(None));
 }
 
 /// A build stopped before any of its rounds never exceeds the complete
@@ -269,16 +310,13 @@ fn a_build_stopped_at_any_round_stays_below_the_complete_table() {
     let pattern = Pattern { counted, merged };
     for metric in [Metric::Steps, Metric::Moves] {
         let mut abs = Abstraction::new(&p, &geometry, &pattern, metric).unwrap();
-        let (full, complete) = super::build::fill(&mut abs, 1, &mut || false, &mut |_, _| {});
+        let (full, complete) = super::build::fill(&mut abs, 1, &|| false, &mut |_, _| {});
         assert!(complete && full.iter().any(|&v| v > 2));
         let mut rounds_seen = 0;
         for k in 0.. {
-            let mut rounds = 0;
-            let mut stop = || {
-                rounds += 1;
-                rounds > k
-            };
-            let (part, done) = super::build::fill(&mut abs, 1, &mut stop, &mut |_, _| {});
+            let asked = std::sync::atomic::AtomicUsize::new(0);
+            let stop = || asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= k;
+            let (part, done) = super::build::fill(&mut abs, 1, &stop, &mut |_, _| {});
             let above = part.iter().zip(&full).filter(|(a, b)| a > b).count();
             assert_eq!(above, 0, "{metric:?}: stopped after {k} rounds");
             if done {

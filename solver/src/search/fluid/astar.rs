@@ -170,7 +170,7 @@ impl Search {
         let mut key = Vec::new();
         fluid.key_of(&e.moves, start, &mut key);
         let mut estimator = Estimator {
-            heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry),
+            heuristic: heuristics::build(&e.params, e.puzzle, &e.geometry, e.table_memory(1)),
             scratch: start.clone(),
             bigs: (0..fluid.bigs()).map(|j| fluid.instance(j)).collect(),
         };
@@ -210,9 +210,10 @@ impl Search {
         }
     }
 
-    /// Bytes held: the table, the open list and the novelty tables.
+    /// Bytes held: the table, the open list, the novelty tables and the
+    /// heuristic's tables (pattern databases).
     fn memory(&self) -> u64 {
-        held(&self.table, &self.open) + self.order.bytes()
+        held(&self.table, &self.open) + self.order.bytes() + self.estimator.heuristic.memory_bytes()
     }
 
     /// Keeps `id`, examined at goal distance `h`, among the best states.
@@ -262,11 +263,16 @@ impl Search {
         let (table, open) = (&mut self.table, &mut self.open);
         let (estimator, order) = (&mut self.estimator, &mut self.order);
         let engine: &Engine = e;
+        let tables = estimator.heuristic.memory_bytes();
         let (mut generated, mut stop) = (0u64, None);
         fluid.successors(&engine.moves, key, &mut |s, mins| {
             generated += 1;
-            if generated.is_multiple_of(CHECK_EVERY) {
-                stop = out_of_room(engine, held(table, open) + order.bytes());
+            // At the first successor and every CHECK_EVERY after, looking
+            // ahead to the index's next doubling.
+            if generated % CHECK_EVERY == 1 {
+                let ahead = table.growth_within(CHECK_EVERY as usize);
+                let now = held(table, open) + order.bytes() + tables;
+                stop = out_of_room(engine, now + ahead);
                 if stop.is_some() {
                     return true;
                 }
@@ -292,9 +298,10 @@ impl Search {
     }
 }
 
-/// Bytes `table` and `open` hold (for the memory limit and the report).
+/// Bytes `table` and `open` hold (for the memory limit and the report;
+/// the open list by length, as [`Table::bytes`] counts its records).
 fn held(table: &Table, open: &BinaryHeap<Open>) -> u64 {
-    table.bytes() + (open.capacity() * std::mem::size_of::<Open>()) as u64
+    table.bytes() + (open.len() * std::mem::size_of::<Open>()) as u64
 }
 
 /// The memory or time limit, if `held` bytes or the clock is past it.

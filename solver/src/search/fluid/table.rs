@@ -93,11 +93,29 @@ impl Table {
         path
     }
 
-    /// Bytes held (capacities, for the memory limit and the report).
+    /// Bytes held, for the memory limit and the report: what the process
+    /// holds of them. The arenas and records count by length, not
+    /// capacity: a large vector grows by remapping, and the room past its
+    /// length is not touched until written (counting capacities over-counted
+    /// a BFWS's memory by up to a half). The index counts whole: its slots
+    /// are written all over once it is rebuilt.
     pub fn bytes(&self) -> u64 {
-        (self.words.capacity() * 2
-            + (self.starts.capacity() + self.slots.capacity()) * 8
-            + (self.parent.capacity() + self.cost.capacity()) * 4) as u64
+        (self.words.len() * 2
+            + (self.starts.len() + self.slots.len()) * 8
+            + (self.parent.len() + self.cost.len()) * 4) as u64
+    }
+
+    /// Bytes the index will take on top of [`Table::bytes`] while it grows
+    /// within the next `inserts` insertions (the doubled index beside the
+    /// old one, then instead of it), 0 if it does not: a memory check
+    /// looks this far ahead, so that a doubling never takes the search past
+    /// its limit between two checks.
+    pub fn growth_within(&self, inserts: usize) -> u64 {
+        if 2 * (self.len() + inserts) > self.slots.len() {
+            (self.slots.len() * 2 * 8) as u64
+        } else {
+            0
+        }
     }
 
     /// The id of `key`, or the empty slot where it belongs and its tag.

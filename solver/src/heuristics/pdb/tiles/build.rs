@@ -13,6 +13,7 @@
 use super::index::{bits as cells, PatternIndex};
 use super::values::UNSEEN;
 use super::TileBoard;
+use crate::heuristics::pdb::Stop;
 
 /// Expansions between two calls of the progress callback.
 const REPORT_EVERY: u32 = 1 << 16;
@@ -20,8 +21,16 @@ const REPORT_EVERY: u32 = 1 << 16;
 /// The table of the pattern `tiles` (instances): per placement rank,
 /// (distance - Manhattan distance of the tiles) / 2, or [`UNSEEN`].
 /// `progress` is called now and then with the placements reached so far and
-/// the current distance.
-pub fn fill(board: &TileBoard, tiles: &[usize], progress: &mut dyn FnMut(u64, u8)) -> Vec<u8> {
+/// the current distance, and `stop` asked as often: `None` when it said so.
+pub fn fill(
+    board: &TileBoard,
+    tiles: &[usize],
+    stop: Stop,
+    progress: &mut dyn FnMut(u64, u8),
+) -> Option<Vec<u8>> {
+    if stop() {
+        return None;
+    }
     let k = tiles.len();
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
     let index = PatternIndex::new(board.open, k).expect("the plan checked the table's size");
@@ -64,14 +73,20 @@ pub fn fill(board: &TileBoard, tiles: &[usize], progress: &mut dyn FnMut(u64, u8
             if since_report == REPORT_EVERY {
                 since_report = 0;
                 progress(search.reached, d);
+                if stop() {
+                    return None;
+                }
             }
         }
         std::mem::swap(&mut current, &mut next);
         next.clear();
         d += 1;
         progress(search.reached, d);
+        if stop() {
+            return None;
+        }
     }
-    search.finish()
+    Some(search.finish())
 }
 
 /// Flag bit of a building entry: the placement's pattern tiles split the

@@ -26,6 +26,9 @@
 //!   the last pass turns it into (distance - Manhattan) / 2 in 4 bits,
 //!   walking each set's orders in index order with the Manhattan sum kept
 //!   incrementally.
+//! - Stopping. Each thread asks the caller's [`Stop`] before each chunk of
+//!   cell sets, in the layers and in the last pass; once it says so the
+//!   build ends without a table.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
@@ -33,6 +36,7 @@ use super::index::{bits, PatternIndex};
 use super::rank::{rank, unrank};
 use super::values::{nibble, Values, UNSEEN};
 use super::TileBoard;
+use crate::heuristics::pdb::{filled, Stop};
 
 /// The largest pattern this builder takes (k! order maps fit `u16`).
 pub const MAX_FAST_TILES: usize = 8;
@@ -68,24 +72,28 @@ struct Blocks {
 }
 
 /// The table of the pattern `tiles` (instances), on `threads` threads:
-/// per placement index, (distance - Manhattan distance of the tiles) / 2.
-/// `progress` is called after each layer with the placements reached so far
-/// and the distance done.
+/// per placement index, (distance - Manhattan distance of the tiles) / 2;
+/// `None` when `stop` said so. `progress` is called after each layer with
+/// the placements reached so far and the distance done.
 pub fn fill(
     board: &TileBoard,
     tiles: &[usize],
-    threads: usize,
+    (threads, stop): (usize, Stop),
     progress: &mut dyn FnMut(u64, u8),
-) -> Values {
+) -> Option<Values> {
     let k = tiles.len();
     assert!(
         (2..=MAX_FAST_TILES).contains(&k),
         "layers::fill takes 2 to 8 tiles"
     );
+    // Before the blocks and bitmaps are made (a second for 8 tiles).
+    if stop() {
+        return None;
+    }
     let goals: Vec<u32> = tiles.iter().map(|&t| board.goal[t]).collect();
     let index = PatternIndex::new(board.open, k).expect("8 tiles fit");
     let blocks = Blocks::new(board, &index, k);
-    let search = Search::new(&blocks, index.len());
+    let search = Search::new(&blocks, index.len(), stop)?;
     let goal_set = goals.iter().fold(0u64, |m, &c| m | 1 << c);
     let (r, p) = (
         index.set_rank(goal_set) as usize,
@@ -99,7 +107,7 @@ pub fn fill(
     progress(reached, d);
     while d < UNSEEN - 1 {
         let parity = blocks.parity[r] ^ ((d + 1) & 1);
-        let (found, any) = search.layer(d + 1, parity, threads);
+        let (found, any) = search.layer(d + 1, parity, (threads, stop))?;
         reached += found;
         d += 1;
         progress(reached, d);
@@ -115,7 +123,7 @@ pub fn fill(
         ..
     } = search;
     drop((visited, frontier));
-    finish(board, &index, &goals, &table, threads)
+    finish(board, &index, &goals, &table, (threads, stop))
 }
 
 impl Blocks {
@@ -222,16 +230,18 @@ struct Search<'b> {
 }
 
 impl<'b> Search<'b> {
-    fn new(blocks: &'b Blocks, len: u64) -> Search<'b> {
+    /// The search's arrays, made with `stop` asked as they are
+    /// ([`filled`]); `None` when it says so.
+    fn new(blocks: &'b Blocks, len: u64, stop: Stop) -> Option<Search<'b>> {
         let n = *blocks.first.last().unwrap_or(&0) as usize;
-        let words = n * blocks.words;
-        Search {
+        let words = (n * blocks.words) as u64;
+        Some(Search {
             blocks,
-            visited: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            frontier: (0..words).map(|_| AtomicU64::new(0)).collect(),
-            busy: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            table: (0..len).map(|_| AtomicU8::new(UNSEEN)).collect(),
-        }
+            visited: filled(words, || AtomicU64::new(0), stop)?,
+            frontier: filled(words, || AtomicU64::new(0), stop)?,
+            busy: filled(n as u64, || AtomicBool::new(false), stop)?,
+            table: filled(len, || AtomicU8::new(UNSEEN), stop)?,
+        })
     }
 
     /// Puts state `p` of block `b` on the frontier (the start).
@@ -244,9 +254,10 @@ impl<'b> Search<'b> {
 
     /// Gathers layer `d` into the blocks of the cell sets of `parity`, on
     /// `threads` threads: the placements reached for the first time, and
-    /// whether the layer has any state.
-    fn layer(&self, d: u8, parity: u8, threads: usize) -> (u64, bool) {
+    /// whether the layer has any state; `None` when `stop` said so.
+    fn layer(&self, d: u8, parity: u8, (threads, stop): (usize, Stop)) -> Option<(u64, bool)> {
         let next = AtomicUsize::new(0);
+        let stopped = AtomicBool::new(false);
         let sets = self.blocks.parity.len();
         let results: Vec<(u64, bool)> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads.max(1))
@@ -255,6 +266,10 @@ impl<'b> Search<'b> {
                         let mut scratch = vec![0u64; self.blocks.words];
                         let (mut found, mut any) = (0u64, false);
                         loop {
+                            if stopped.load(Relaxed) || stop() {
+                                stopped.store(true, Relaxed);
+                                return (found, any);
+                            }
                             let start = next.fetch_add(CHUNK, Relaxed);
                             if start >= sets {
                                 return (found, any);
@@ -275,9 +290,13 @@ impl<'b> Search<'b> {
                 .map(|w| w.join().expect("a table builder thread panicked"))
                 .collect()
         });
-        results
+        if stopped.into_inner() {
+            return None;
+        }
+        let sum = results
             .into_iter()
-            .fold((0, false), |(f, a), (f2, a2)| (f + f2, a || a2))
+            .fold((0, false), |(f, a), (f2, a2)| (f + f2, a || a2));
+        Some(sum)
     }
 
     /// Gathers layer `d` into every block of cell set `r` (see [`Search::layer`]).
@@ -361,21 +380,28 @@ impl<'b> Search<'b> {
 }
 
 /// The finished table: per placement (first layer - Manhattan) / 2 in 4
-/// bits, the cell sets split among `threads` threads.
+/// bits, the cell sets split among `threads` threads; `None` when `stop`
+/// said so (asked every [`CHUNK`] sets).
 fn finish(
     board: &TileBoard,
     index: &PatternIndex,
     goals: &[u32],
     table: &[AtomicU8],
-    threads: usize,
-) -> Values {
+    (threads, stop): (usize, Stop),
+) -> Option<Values> {
     let (perms, sets) = (index.perms() as usize, index.sets() as usize);
     let mut data = vec![0u8; Values::bytes_for(index.len()) as usize];
     let per_thread = sets.div_ceil(threads.max(1));
+    let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for (part, out) in data.chunks_mut(per_thread * perms / 2).enumerate() {
+            let stopped = &stopped;
             scope.spawn(move || {
                 for (i, out) in out.chunks_mut(perms / 2).enumerate() {
+                    if i % CHUNK == 0 && (stopped.load(Relaxed) || stop()) {
+                        stopped.store(true, Relaxed);
+                        return;
+                    }
                     let r = part * per_thread + i;
                     let entries = &table[r * perms..(r + 1) * perms];
                     let mut p = 0usize;
@@ -393,7 +419,7 @@ fn finish(
             });
         }
     });
-    Values::from_packed(data, index.len())
+    (!stopped.into_inner()).then(|| Values::from_packed(data, index.len()))
 }
 
 /// Calls `leaf` with the pattern tiles' Manhattan distance (to `goals`) at

@@ -3,7 +3,9 @@
 //! built and stored. Missing tables are built one after another, largest
 //! first, under one progress bar: patterns of 2 to 8 tiles by
 //! [`super::layers`] on `--threads` threads, others by the reference
-//! builder [`super::build`] on one.
+//! builder [`super::build`] on one. A build told to stop (the search's
+//! time limit) is dropped, and so are the builds after it: the tables
+//! finished still add up to an admissible estimate.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -14,7 +16,7 @@ use super::index::PatternIndex;
 use super::layers::{self, MAX_FAST_TILES};
 use super::values::Values;
 use super::{build, TileBoard};
-use crate::heuristics::pdb::cache;
+use crate::heuristics::pdb::{cache, Stop};
 use crate::params::Metric;
 
 /// The text that determines the table of `tiles` (bump `v2` when the
@@ -28,13 +30,15 @@ pub fn key(board: &TileBoard, tiles: &[usize], metric: Metric) -> String {
     )
 }
 
-/// The tables of `patterns` (tiles each), in that order.
+/// The tables of `patterns` (tiles each), in that order, built on
+/// `threads` threads until `stop` says so (those not read or built by
+/// then left out).
 pub fn tables(
     board: &TileBoard,
     patterns: &[Vec<usize>],
     metric: Metric,
     cache_dir: Option<&Path>,
-    threads: usize,
+    (threads, stop): (usize, Stop),
 ) -> Vec<TileTable> {
     let size = |p: &Vec<usize>| PatternIndex::new(board.open, p.len()).map_or(0, |i| i.len());
     let keys: Vec<String> = patterns.iter().map(|p| key(board, p, metric)).collect();
@@ -70,24 +74,25 @@ pub fn tables(
     let total = todo.iter().map(|&i| size(&patterns[i])).sum();
     let bar = super::super::build_bar(std::io::IsTerminal::is_terminal(&std::io::stderr()), total);
     for i in todo {
-        slots[i] = Some(build_one(
+        slots[i] = build_one(
             board,
             &patterns[i],
             metric,
             cache_dir,
-            threads,
+            (threads, stop),
             &bar,
-        ));
+        );
+        if slots[i].is_none() {
+            break;
+        }
     }
     bar.finish_and_clear();
-    let tables: Vec<TileTable> = slots.into_iter().flatten().collect();
     if cache_dir.is_some() {
-        let kept = keys
-            .into_iter()
-            .zip(tables.iter().map(|t| t.values.clone()));
+        let kept = keys.into_iter().zip(&slots);
+        let kept = kept.filter_map(|(key, t)| Some((key, t.as_ref()?.values.clone())));
         *RECENT.lock().unwrap_or_else(|e| e.into_inner()) = kept.collect();
     }
-    tables
+    slots.into_iter().flatten().collect()
 }
 
 /// The tables the last [`tables`] call returned, by cache key (their
@@ -95,15 +100,16 @@ pub fn tables(
 static RECENT: Mutex<Vec<(String, Values)>> = Mutex::new(Vec::new());
 
 /// Builds one table and stores it in the cache (a cache that cannot be
-/// written is reported on stderr and the search goes on).
+/// written is reported on stderr and the search goes on); `None` when
+/// `stop` ended the build.
 fn build_one(
     board: &TileBoard,
     tiles: &[usize],
     metric: Metric,
     cache_dir: Option<&Path>,
-    threads: usize,
+    (threads, stop): (usize, Stop),
     bar: &indicatif::ProgressBar,
-) -> TileTable {
+) -> Option<TileTable> {
     let started = Instant::now();
     let mut shown = 0;
     let mut progress = |reached: u64, depth: u8| {
@@ -112,9 +118,9 @@ fn build_one(
         bar.set_message(format!("distance {depth}"));
     };
     let values = if (2..=MAX_FAST_TILES).contains(&tiles.len()) {
-        layers::fill(board, tiles, threads, &mut progress)
+        layers::fill(board, tiles, (threads, stop), &mut progress)?
     } else {
-        Values::pack(&build::fill(board, tiles, &mut progress))
+        Values::pack(&build::fill(board, tiles, stop, &mut progress)?)
     };
     let build_ms = started.elapsed().as_millis() as u64;
     if let Some(dir) = cache_dir {
@@ -126,10 +132,10 @@ fn build_one(
             );
         }
     }
-    TileTable {
+    Some(TileTable {
         tiles: tiles.to_vec(),
         values,
         build_ms,
         from_cache: false,
-    }
+    })
 }

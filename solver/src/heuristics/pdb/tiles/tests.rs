@@ -36,7 +36,13 @@ fn both(p: &Puzzle, groups: &[&str]) -> (TileDatabases, TileDatabases) {
     let geometry = Geometry::new(p, p.goals.first());
     let board = TileBoard::new(p, &geometry).expect("a one-blank tile puzzle");
     let reflection = reflect::diagonal(&board).expect("the goal is symmetric");
-    let tables = load::tables(&board, &patterns(p, groups), Metric::Steps, None, 2);
+    let tables = load::tables(
+        &board,
+        &patterns(p, groups),
+        Metric::Steps,
+        None,
+        (2, &|| false),
+    );
     let plain = TileDatabases::new(p, &geometry, board.clone(), tables.clone(), None);
     let mirrored = TileDatabases::new(p, &geometry, board, tables, Some(&reflection));
     (plain, mirrored)
@@ -124,8 +130,14 @@ fn an_entry_is_the_least_blank_keeping_distance_of_its_placement() {
         crate::heuristics::pdb::load_tables(&p, &geometry, &plan, Metric::Steps, None, 2)
             .remove(0)
             .remove(0);
-    let compact =
-        load::tables(&board, std::slice::from_ref(&tiles), Metric::Steps, None, 1).remove(0);
+    let compact = load::tables(
+        &board,
+        std::slice::from_ref(&tiles),
+        Metric::Steps,
+        None,
+        (1, &|| false),
+    )
+    .remove(0);
     let mut least = std::collections::HashMap::new();
     for (s, _) in true_distances(&p, Metric::Steps) {
         let cells: Vec<u32> = tiles.iter().map(|&t| u32::from(s.anchors[t])).collect();
@@ -170,11 +182,13 @@ fn the_layered_builder_matches_the_reference_entry_by_entry() {
         let geometry = Geometry::new(&p, p.goals.first());
         let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
         for (tiles, group) in patterns(&p, &groups).into_iter().zip(&groups) {
-            let reference = Values::pack(&build::fill(&board, &tiles, &mut |_, _| {}));
+            let reference = build::fill(&board, &tiles, &|| false, &mut |_, _| {});
+            let reference = Values::pack(&reference.expect("not stopped"));
             let reached = (0..reference.len()).filter(|&i| reference.reached(i));
             assert!(reached.count() as u64 >= reference.len() / 2, "{group}");
             for threads in [1, 2] {
-                let fast = layers::fill(&board, &tiles, threads, &mut |_, _| {});
+                let fast = layers::fill(&board, &tiles, (threads, &|| false), &mut |_, _| {});
+                let fast = fast.expect("not stopped");
                 assert_eq!(fast.len(), reference.len());
                 let differ = (0..fast.len()).find(|&i| fast.get(i) != reference.get(i));
                 assert_eq!(differ, None, "tiles {group}, {threads} threads");
@@ -191,7 +205,15 @@ fn tables_read_once_stay_in_memory_for_the_next_puzzle_on_the_board() {
     let geometry = Geometry::new(&p, p.goals.first());
     let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
     let groups = patterns(&p, &["1234", "5678"]);
-    let get = || load::tables(&board, &groups, Metric::Steps, Some(dir.path()), 2);
+    let get = || {
+        load::tables(
+            &board,
+            &groups,
+            Metric::Steps,
+            Some(dir.path()),
+            (2, &|| false),
+        )
+    };
     let built = get();
     assert!(built.iter().all(|t| !t.from_cache));
     // With the files gone, the tables come from memory, the same entries.
@@ -207,7 +229,53 @@ fn tables_read_once_stay_in_memory_for_the_next_puzzle_on_the_board() {
         &patterns(&p, &["1256"]),
         Metric::Steps,
         Some(dir.path()),
-        1,
+        (1, &|| false),
     );
     assert!(!other[0].from_cache);
+}
+
+/// A build told to stop (the search's time limit) gives no table, and the
+/// builds after it are not begun; on both builders, also within a layer
+/// and in the last pass; never stopped, every table is there.
+#[test]
+fn a_stopped_tile_build_leaves_its_table_and_the_later_ones_out() {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let p = puzzle("puzzles/tiles/korf_01.txt");
+    let geometry = Geometry::new(&p, p.goals.first());
+    let board = TileBoard::new(&p, &geometry).expect("a one-blank tile puzzle");
+    let groups = patterns(&p, &["59DE", "123"]);
+    let all = load::tables(&board, &groups, Metric::Steps, None, (1, &|| false));
+    assert_eq!(all.len(), 2);
+    for k in [0, 1, 5, 40] {
+        let asked = AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, Relaxed) >= k;
+        let fast = layers::fill(&board, &groups[0], (1, &stop), &mut |_, _| {});
+        assert!(fast.is_none(), "stopped after {k} asks");
+        asked.store(0, Relaxed);
+        let none = load::tables(&board, &groups, Metric::Steps, None, (1, &stop));
+        assert!(
+            none.is_empty(),
+            "the 4-tile table is built first and stopped"
+        );
+    }
+    // The reference builder stops at whichever of its asks says so.
+    let asked = AtomicUsize::new(0);
+    let count = || asked.fetch_add(1, Relaxed) == usize::MAX;
+    assert!(build::fill(&board, &groups[0][..1], &count, &mut |_, _| {}).is_some());
+    for k in 0..asked.load(Relaxed) {
+        let asked = AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, Relaxed) >= k;
+        let single = build::fill(&board, &groups[0][..1], &stop, &mut |_, _| {});
+        assert!(
+            single.is_none(),
+            "the reference builder, stopped at ask {k}"
+        );
+    }
+    let asked = AtomicUsize::new(0);
+    let never = || asked.fetch_add(1, Relaxed) == usize::MAX;
+    assert!(layers::fill(&board, &groups[0], (1, &never), &mut |_, _| {}).is_some());
+    assert!(
+        asked.load(Relaxed) > 40,
+        "asked within the layers, not once"
+    );
 }
