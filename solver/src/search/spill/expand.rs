@@ -50,6 +50,8 @@ pub struct Disk<'d> {
     runs: Vec<(PathBuf, u64)>,
     /// The most bytes of buffers a merge held.
     merge_peak: u64,
+    /// When `--time-limit` ends the search, also in the middle of a merge.
+    deadline: Option<Instant>,
 }
 
 /// How expanding one layer ended.
@@ -84,6 +86,7 @@ pub fn search(
         layers: Vec::new(),
         runs: Vec::new(),
         merge_peak: 0,
+        deadline: e.deadline(),
     };
     let mut key = vec![0u64; words];
     e.encoding.encode(start, &mut key);
@@ -245,7 +248,7 @@ impl Disk<'_> {
         sources.push(Source::Memory { keys: last, at: 0 });
         let path = self.dir.file("layer");
         let mut w = KeyWriter::create(&path, self.key_bytes)?;
-        merge_layer(sources, older, &mut w, self.words)?;
+        merge_layer(sources, older, &mut w, self.words, self.deadline)?;
         let keys = w.finish()?;
         self.dir.grew(keys * self.key_bytes as u64);
         self.layers.push(Layer { path, keys });
@@ -262,7 +265,7 @@ impl Disk<'_> {
         let sources = self.open_runs(self.fan_in)?;
         let path = self.dir.file("run");
         let mut w = KeyWriter::create(&path, self.key_bytes)?;
-        merge_layer(sources, Vec::new(), &mut w, self.words)?;
+        merge_layer(sources, Vec::new(), &mut w, self.words, self.deadline)?;
         let bytes = w.finish()? * self.key_bytes as u64;
         self.dir.grew(bytes);
         for (done, done_bytes) in self.runs.drain(..self.fan_in).collect::<Vec<_>>() {
@@ -318,6 +321,7 @@ mod tests {
             layers: Vec::new(),
             runs: Vec::new(),
             merge_peak: 0,
+            deadline: None,
         };
         let mut expected = Vec::new();
         for run in 0..7u64 {

@@ -47,12 +47,15 @@ impl Head {
 
 /// Writes to `out` every key of `runs` (each sorted, without repeats) that is
 /// in none of `older` (sorted layer files), once each, in order. Returns the
-/// number written.
+/// number written. A merge of a large layer takes minutes, so it looks at
+/// the `deadline` (`--time-limit`) as often as at the signals, and past it
+/// fails with an error of kind `TimedOut`.
 pub fn merge_layer(
     runs: Vec<Source>,
     older: Vec<KeyReader>,
     out: &mut KeyWriter,
     words: usize,
+    deadline: Option<std::time::Instant>,
 ) -> io::Result<u64> {
     let mut heads = runs
         .into_iter()
@@ -72,6 +75,9 @@ pub fn merge_layer(
         read += 1;
         if read.is_multiple_of(CHECK_EVERY) {
             super::interrupt::check()?;
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "the time limit"));
+            }
         }
         let fresh = !any || heads[min].key != last;
         if fresh {
@@ -132,7 +138,7 @@ mod tests {
         ];
         let path = dir.path().join("out");
         let mut out = KeyWriter::create(&path, 3).unwrap();
-        let n = merge_layer(runs, older, &mut out, 1).unwrap();
+        let n = merge_layer(runs, older, &mut out, 1, None).unwrap();
         out.finish().unwrap();
         assert_eq!(n, 5);
         let mut r = KeyReader::open(&path, 3).unwrap();
@@ -142,5 +148,26 @@ mod tests {
             got.push(k[0]);
         }
         assert_eq!(got, vec![1, 4, 8, 9, 12]);
+    }
+
+    /// A merge past the time limit stops within its next check (the limit
+    /// was only looked at between layers, so a merge of gigabytes ran on
+    /// minutes past it); without a limit the same merge completes.
+    #[test]
+    fn a_merge_stops_at_the_deadline() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys: Vec<u64> = (0..3 * CHECK_EVERY).collect();
+        let merge = |deadline| {
+            let runs = vec![Source::Memory {
+                keys: keys.clone(),
+                at: 0,
+            }];
+            let mut out = KeyWriter::create(&dir.path().join("out"), 3).unwrap();
+            merge_layer(runs, Vec::new(), &mut out, 1, deadline)
+        };
+        let past = std::time::Instant::now();
+        let err = merge(Some(past)).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        assert_eq!(merge(None).unwrap(), keys.len() as u64);
     }
 }
