@@ -115,20 +115,31 @@ fn an_output_that_is_the_input_puzzle_is_refused_and_the_puzzle_kept() {
 #[test]
 fn a_failed_write_after_the_search_prints_the_result_then_the_error() {
     let dir = temp_dir("late");
-    // A collection of two puzzles writes x.sol.1 and x.sol.2; x.sol.2 is
-    // taken by a folder, so only the second write fails, after its search.
+    // A collection of two puzzles writes x.sol.1 and x.sol.2. x.sol.2 is a
+    // folder: that is found before any search. Then it is a FIFO nobody
+    // reads, which only the write itself finds out: after the second
+    // search, whose result is still printed.
     let classic = std::fs::read_to_string(workspace_root().join(CLASSIC)).unwrap();
     let collection = dir.join("two.txt");
     std::fs::write(&collection, format!("{classic}%%\n{classic}")).unwrap();
     let sol = dir.join("x.sol");
-    std::fs::create_dir_all(dir.join("x.sol.2/taken")).unwrap();
-    let out = solver(&[
+    let args = [
         "solve",
         collection.to_str().unwrap(),
         "--solution",
         sol.to_str().unwrap(),
         "--json",
-    ]);
+    ];
+    std::fs::create_dir_all(dir.join("x.sol.2/taken")).unwrap();
+    let out = solver(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "searched anyway");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("x.sol.2: this names a folder"));
+    std::fs::remove_dir_all(dir.join("x.sol.2")).unwrap();
+    let fifo = std::ffi::CString::new(dir.join("x.sol.2").to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let out = solver(&args);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
@@ -139,7 +150,7 @@ fn a_failed_write_after_the_search_prints_the_result_then_the_error() {
         "{stdout}"
     );
     assert!(
-        err.contains("cannot write the solution to") && err.contains("x.sol.2"),
+        err.contains("x.sol.2") && err.contains("no process reads this FIFO"),
         "{err}"
     );
     let first = std::fs::read_to_string(dir.join("x.sol.1")).expect("the first was written");
