@@ -13,6 +13,7 @@ pub mod schema;
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
@@ -375,23 +376,25 @@ fn key_line(text: &str, name_line: usize, key: &str) -> usize {
 /// Reads a case base, or an empty one when the file does not exist: the
 /// read of a case base the process means to change (`solve --retain`,
 /// `casebase add`). The text and cases are kept, so that [`update`] need not
-/// parse them again under the lock when the file is still the same.
-pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
+/// parse them again under the lock when the file is still the same; the
+/// cases are shared with the caller, who lets go of them before `update`
+/// so that it takes them without a copy (else it copies them).
+pub fn load_or_new(path: &Path) -> Result<Arc<CaseBase>, Error> {
     if !path.exists() {
-        return Ok(CaseBase::new());
+        return Ok(Arc::new(CaseBase::new()));
     }
     let text = read_text(path)?;
     let (cb, plain) = CaseBase::parse_plain(&text, path)?;
-    let cb = CaseBase {
+    let cb = Arc::new(CaseBase {
         source: Some(path.to_path_buf()),
         ..cb
-    };
+    });
     if let (Ok(target), Ok(mut kept)) = (file::target(path), READ_TO_CHANGE.lock()) {
         *kept = Some(ReadToChange {
             target,
             text,
             plain,
-            cases: cb.clone(),
+            cases: Arc::clone(&cb),
         });
     }
     Ok(cb)
@@ -403,7 +406,7 @@ struct ReadToChange {
     text: String,
     /// Whether `text` is of the plain form ([`CaseBase::parse_plain`]).
     plain: bool,
-    cases: CaseBase,
+    cases: Arc<CaseBase>,
 }
 
 /// The last case base this process read to change it.
@@ -423,7 +426,10 @@ fn reread(target: &Path) -> Result<(CaseBase, Option<String>), Error> {
     let text = read_text(target)?;
     let kept = READ_TO_CHANGE.lock().ok().and_then(|mut k| k.take());
     let (cb, plain) = match kept {
-        Some(k) if k.target == target && k.text == text => (k.cases, k.plain),
+        Some(k) if k.target == target && k.text == text => {
+            let cases = Arc::try_unwrap(k.cases).unwrap_or_else(|shared| (*shared).clone());
+            (cases, k.plain)
+        }
         _ => CaseBase::parse_plain(&text, target)?,
     };
     let cb = CaseBase {
@@ -893,7 +899,7 @@ mod tests {
         let mut cb = CaseBase::new();
         cb.upsert(case("a"));
         save(&path, &cb).unwrap();
-        let mut loaded = load_or_new(&path).unwrap();
+        let mut loaded = (*load_or_new(&path).unwrap()).clone();
         loaded.upsert(case("b"));
         save(&path, &loaded).unwrap();
         update(&path, |cb| {
@@ -1019,6 +1025,26 @@ mod tests {
             assert!(err.starts_with(&format!("{}:", path.display())), "{err}");
             assert_eq!(std::fs::read(&path).unwrap(), before);
         }
+    }
+
+    /// The cases `load_or_new` shares with its caller are taken by `update`
+    /// when the caller let go of them, and copied when it still holds them:
+    /// either way the caller's stay as they were read.
+    #[test]
+    fn update_takes_the_cases_read_before_whether_or_not_still_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        append(&path, &["a"]).unwrap();
+        let held = load_or_new(&path).unwrap();
+        update(&path, |cb| {
+            cb.push(case("b"));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(held.cases.len(), 1);
+        drop(held);
+        append(&path, &["c"]).unwrap();
+        assert_eq!(names_in(&path), ["a", "b", "c"]);
     }
 
     /// `update` tells what the change did without a copy made in advance:
