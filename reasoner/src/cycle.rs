@@ -749,12 +749,14 @@ pub fn retain(
     // reasoner added meanwhile is kept.
     let retained = casebase::update(path, |cb| {
         gate.pass_for(path)?;
+        // Found without a mutable access, so that adding a case does not
+        // copy the others (`casebase::Edit`).
         let existing = cb
             .cases
-            .iter_mut()
-            .find(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
+            .iter()
+            .position(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
         let retained = match existing {
-            Some(case) => update_case(case, winner, report, outcome, provenance),
+            Some(i) => update_case(&mut cb.cases[i], winner, report, outcome, provenance),
             None => add_case(cb, puzzle, winner, report, outcome, provenance),
         };
         Ok(retained)
@@ -809,7 +811,7 @@ fn update_case(
 /// report's puzzle name (else the file's stem, else `puzzle`), made unique
 /// among the case base's names.
 fn add_case(
-    cb: &mut CaseBase,
+    cb: &mut casebase::Edit,
     puzzle: &Path,
     winner: &AttemptRecord,
     report: &Report,
@@ -822,7 +824,7 @@ fn add_case(
         .or_else(|| puzzle.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "puzzle".to_string());
     let name = casebase::unique_name(&base, |n| cb.find(n).is_some());
-    cb.cases.push(Case {
+    cb.push(Case {
         name: name.clone(),
         comment: None,
         provenance,

@@ -419,7 +419,7 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
         })?;
         casebase::load_or_new(&a.casebase)?
     } else {
-        casebase::load(&a.casebase)?
+        Arc::new(casebase::load(&a.casebase)?)
     };
     let config = cycle_config(&a)?;
     let runner = solve_runner(&a, &config)?;
@@ -432,6 +432,9 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
         &mut stop,
     )
     .await?;
+    // Shared with the copy `load_or_new` kept for `update`: let go of, it
+    // is taken under the lock without copying 100,000 cases (issue 44).
+    drop(cb);
     if report.status == RunStatus::Interrupted {
         print_report(&report, a.json);
         eprintln!("reasoner: interrupted; the solvers were stopped");

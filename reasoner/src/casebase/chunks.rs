@@ -84,12 +84,31 @@ fn split(text: &str) -> Option<(CaseBase, Vec<&str>)> {
     if prelude.contains_key("case") {
         return None;
     }
-    let parts = starts
+    Some((prelude.try_into().ok()?, parts(text, &starts)))
+}
+
+/// The parts of `text` from each of `starts` to the next (the last to the
+/// end).
+fn parts<'t>(text: &'t str, starts: &[usize]) -> Vec<&'t str> {
+    starts
         .iter()
         .zip(starts.iter().skip(1).chain([&text.len()]))
         .map(|(&a, &b)| &text[a..b])
-        .collect();
-    Some((prelude.try_into().ok()?, parts))
+        .collect()
+}
+
+/// The cases of `tail`, text of `[[case]]` tables alone (blank lines before
+/// the first allowed), read part by part as [`parse`] reads them; `None`
+/// where that fails or `tail` holds no table. How the tables appended to a
+/// case base are read back on their own (`casebase::update`).
+pub fn read_cases(tail: &str) -> Option<Vec<Case>> {
+    let starts = case_starts(tail);
+    let first = *starts.first()?;
+    if !tail[..first].trim().is_empty() {
+        return None;
+    }
+    let cases = in_parallel(&parts(tail, &starts), |part| read_part(part))?;
+    Some(cases.into_iter().flatten().collect())
 }
 
 /// The cases of one part: by the quick reader, else by `toml`.
@@ -110,7 +129,16 @@ pub fn to_string(cb: &CaseBase) -> Result<String, toml::ser::Error> {
     let mut text = toml::to_string(&Prelude {
         version: cb.version,
     })?;
-    let written = in_parallel(&cb.cases, |case| {
+    text.push_str(&cases_to_string(&cb.cases)?);
+    Ok(text)
+}
+
+/// The `[[case]]` tables of `cases`, each after a blank line, as
+/// [`to_string`] writes them after the prelude: what appending `cases` to
+/// a case base written by it adds.
+pub fn cases_to_string(cases: &[Case]) -> Result<String, toml::ser::Error> {
+    let mut text = String::new();
+    let written = in_parallel(cases, |case| {
         let mut quick = String::new();
         Some(match fast::write_case(case, &mut quick) {
             true => Ok(quick),

@@ -13,6 +13,7 @@ pub mod schema;
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
@@ -42,15 +43,23 @@ impl CaseBase {
 
     /// Parses case-base text; `path` only names the file in errors.
     pub fn parse(text: &str, path: &Path) -> Result<CaseBase, Error> {
-        let cb = match chunks::parse(text) {
-            Some(cb) => cb,
-            None => Self::parse_whole(text, path)?,
+        Self::parse_plain(text, path).map(|(cb, _)| cb)
+    }
+
+    /// [`CaseBase::parse`], and whether `text` is of the plain form
+    /// [`chunks::parse`] reads (a prelude, then `[[case]]` tables): one to
+    /// which appending a `[[case]]` table adds one case (see [`update`]).
+    fn parse_plain(text: &str, path: &Path) -> Result<(CaseBase, bool), Error> {
+        let (cb, plain) = match chunks::parse(text) {
+            Some(cb) => (cb, true),
+            None => (Self::parse_whole(text, path)?, false),
         };
-        cb.validate(text, path)?;
-        Ok(CaseBase {
+        cb.validate(text, path, 0)?;
+        let cb = CaseBase {
             header: leading_comments(text),
             ..cb
-        })
+        };
+        Ok((cb, plain))
     }
 
     /// Parses the whole text as one TOML document: slower than
@@ -72,8 +81,10 @@ impl CaseBase {
     }
 
     /// Checks what the schema alone cannot: the version, unique names and
-    /// sensible parameter values. Errors point at the case's `name` line.
-    fn validate(&self, text: &str, path: &Path) -> Result<(), Error> {
+    /// sensible parameter values, of the cases from `first` on (those
+    /// before, checked already, only give their names to clash with).
+    /// Errors point at the case's `name` line of `text`.
+    fn validate(&self, text: &str, path: &Path, first: usize) -> Result<(), Error> {
         let at = |line: usize, message: String| Error::CaseBaseSyntax {
             path: path.to_path_buf(),
             line,
@@ -93,7 +104,9 @@ impl CaseBase {
         // for an error, as a search of the whole text per case made loading
         // quadratic in the cases (issue 44).
         let mut seen: HashSet<&str> = HashSet::with_capacity(self.cases.len());
-        for case in &self.cases {
+        let (checked, cases) = self.cases.split_at(first.min(self.cases.len()));
+        seen.extend(checked.iter().map(|c| c.name.as_str()));
+        for case in cases {
             let again = !seen.insert(case.name.as_str());
             let line = || find_line(text, "name", Some(&case.name), usize::from(again));
             if case.name.trim().is_empty() {
@@ -119,16 +132,7 @@ impl CaseBase {
     /// at `i64::MAX`, while a declared range (the space-value cutoff's) may
     /// reach `u64::MAX`. [`save`] refuses such a case base before writing.
     pub fn beyond_toml(&self) -> Option<String> {
-        self.cases.iter().find_map(|case| {
-            case.params.settings.iter().find_map(|(key, value)| match value {
-                crate::params::Value::Whole(v) if *v > i64::MAX as u64 => Some(format!(
-                    "case {:?}: {key} = {v} cannot be stored: a case base holds whole numbers up to {} (TOML's integers)",
-                    case.name,
-                    i64::MAX
-                )),
-                _ => None,
-            })
-        })
+        beyond_toml(&self.cases)
     }
 
     /// The case base as TOML text, under its header (see
@@ -190,6 +194,20 @@ impl CaseBase {
             None => self.cases.push(case),
         }
     }
+}
+
+/// [`CaseBase::beyond_toml`] of some cases.
+fn beyond_toml(cases: &[Case]) -> Option<String> {
+    cases.iter().find_map(|case| {
+        case.params.settings.iter().find_map(|(key, value)| match value {
+            crate::params::Value::Whole(v) if *v > i64::MAX as u64 => Some(format!(
+                "case {:?}: {key} = {v} cannot be stored: a case base holds whole numbers up to {} (TOML's integers)",
+                case.name,
+                i64::MAX
+            )),
+            _ => None,
+        })
+    })
 }
 
 /// Reads and parses a case-base file.
@@ -358,21 +376,25 @@ fn key_line(text: &str, name_line: usize, key: &str) -> usize {
 /// Reads a case base, or an empty one when the file does not exist: the
 /// read of a case base the process means to change (`solve --retain`,
 /// `casebase add`). The text and cases are kept, so that [`update`] need not
-/// parse them again under the lock when the file is still the same.
-pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
+/// parse them again under the lock when the file is still the same; the
+/// cases are shared with the caller, who lets go of them before `update`
+/// so that it takes them without a copy (else it copies them).
+pub fn load_or_new(path: &Path) -> Result<Arc<CaseBase>, Error> {
     if !path.exists() {
-        return Ok(CaseBase::new());
+        return Ok(Arc::new(CaseBase::new()));
     }
     let text = read_text(path)?;
-    let cb = CaseBase {
+    let (cb, plain) = CaseBase::parse_plain(&text, path)?;
+    let cb = Arc::new(CaseBase {
         source: Some(path.to_path_buf()),
-        ..CaseBase::parse(&text, path)?
-    };
+        ..cb
+    });
     if let (Ok(target), Ok(mut kept)) = (file::target(path), READ_TO_CHANGE.lock()) {
         *kept = Some(ReadToChange {
             target,
             text,
-            cases: cb.clone(),
+            plain,
+            cases: Arc::clone(&cb),
         });
     }
     Ok(cb)
@@ -382,7 +404,9 @@ pub fn load_or_new(path: &Path) -> Result<CaseBase, Error> {
 struct ReadToChange {
     target: std::path::PathBuf,
     text: String,
-    cases: CaseBase,
+    /// Whether `text` is of the plain form ([`CaseBase::parse_plain`]).
+    plain: bool,
+    cases: Arc<CaseBase>,
 }
 
 /// The last case base this process read to change it.
@@ -392,41 +416,175 @@ static READ_TO_CHANGE: std::sync::Mutex<Option<ReadToChange>> = std::sync::Mutex
 /// lock: when its text is the one [`load_or_new`] read, the cases read then
 /// are taken as they are (parsing a 100,000-case base takes most of a
 /// second, held under the lock by every writer); else, another writer
-/// changed it meanwhile, and it is parsed.
-fn reread(target: &Path) -> Result<CaseBase, Error> {
+/// changed it meanwhile, and it is parsed. With the cases comes the text
+/// when it is of the plain form (so that cases can be added by appending
+/// their tables to it); `None` for a missing file or another form.
+fn reread(target: &Path) -> Result<(CaseBase, Option<String>), Error> {
     if !target.exists() {
-        return Ok(CaseBase::new());
+        return Ok((CaseBase::new(), None));
     }
     let text = read_text(target)?;
     let kept = READ_TO_CHANGE.lock().ok().and_then(|mut k| k.take());
-    let cb = match kept {
-        Some(k) if k.target == target && k.text == text => k.cases,
-        _ => CaseBase::parse(&text, target)?,
+    let (cb, plain) = match kept {
+        Some(k) if k.target == target && k.text == text => {
+            let cases = Arc::try_unwrap(k.cases).unwrap_or_else(|shared| (*shared).clone());
+            (cases, k.plain)
+        }
+        _ => CaseBase::parse_plain(&text, target)?,
     };
-    Ok(CaseBase {
+    let cb = CaseBase {
         source: Some(target.to_path_buf()),
         ..cb
-    })
+    };
+    Ok((cb, plain.then_some(text)))
+}
+
+/// A case base being changed by [`update`]'s `change`. It reads as the case
+/// base; the first mutable access keeps a copy of the cases as they were,
+/// to tell afterwards whether they changed, while cases added at the end by
+/// [`Edit::push`] (or [`Edit::upsert`] of a new name) need no copy: adding a
+/// case to a 100,000-case base then neither copies nor compares them all
+/// (issue 44), and the case is written by appending its table.
+pub struct Edit {
+    cb: CaseBase,
+    /// How many cases the case base held before the change.
+    old_len: usize,
+    /// The case base before the change (its first `old_len` cases), kept at
+    /// the first mutable access.
+    before: Option<CaseBase>,
+}
+
+/// What a change did to a case base.
+#[derive(Debug, PartialEq)]
+enum Changed {
+    Nothing,
+    /// Added cases after the ones it held, which are as they were.
+    Appended,
+    /// Anything else.
+    Other,
+}
+
+impl Edit {
+    fn new(cb: CaseBase) -> Edit {
+        Edit {
+            old_len: cb.cases.len(),
+            cb,
+            before: None,
+        }
+    }
+
+    /// Adds `case` after the others (names are not checked here: a clash
+    /// is refused when the case base is saved).
+    pub fn push(&mut self, case: Case) {
+        self.cb.cases.push(case);
+    }
+
+    /// [`CaseBase::upsert`]: a case of a new name is pushed.
+    pub fn upsert(&mut self, case: Case) {
+        match self.cb.find(&case.name) {
+            Some(_) => std::ops::DerefMut::deref_mut(self).upsert(case),
+            None => self.push(case),
+        }
+    }
+
+    /// What the change did: without a mutable access, the first `old_len`
+    /// cases are as they were; with one, they are compared.
+    fn changed(&self) -> Changed {
+        let grew = self.cb.cases.len() > self.old_len;
+        let Some(before) = &self.before else {
+            return if grew {
+                Changed::Appended
+            } else {
+                Changed::Nothing
+            };
+        };
+        if self.cb == *before {
+            Changed::Nothing
+        } else if grew
+            && self.cb.version == before.version
+            && self.cb.header == before.header
+            && self.cb.cases[..self.old_len] == before.cases[..]
+        {
+            Changed::Appended
+        } else {
+            Changed::Other
+        }
+    }
+}
+
+impl std::ops::Deref for Edit {
+    type Target = CaseBase;
+    fn deref(&self) -> &CaseBase {
+        &self.cb
+    }
+}
+
+/// A mutable access keeps the case base as it was before the change (the
+/// cases pushed since are not part of it).
+impl std::ops::DerefMut for Edit {
+    fn deref_mut(&mut self) -> &mut CaseBase {
+        if self.before.is_none() {
+            self.before = Some(CaseBase {
+                cases: self.cb.cases[..self.old_len].to_vec(),
+                source: self.cb.source.clone(),
+                header: self.cb.header.clone(),
+                version: self.cb.version,
+            });
+        }
+        &mut self.cb
+    }
 }
 
 /// Changes the case base at `path` (symlinks followed) under its lock: it is
 /// re-read (empty when missing), `change` edits it, and it is saved if it
 /// changed or did not exist. The lock is held throughout, so concurrent
-/// changes take turns.
+/// changes take turns. A change that only adds cases to a file of the plain
+/// form is saved by [`save_appended`]; any other by [`save`].
 pub fn update<T>(
     path: &Path,
-    change: impl FnOnce(&mut CaseBase) -> Result<T, Error>,
+    change: impl FnOnce(&mut Edit) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let target = file::target(path)?;
     file::check_writable(&target)?;
     let _lock = lock::acquire(&target)?;
-    let mut cb = reread(&target)?;
-    let before = cb.clone();
-    let value = change(&mut cb)?;
-    if cb != before || !target.exists() {
-        save(&target, &cb)?;
+    let (cb, text) = reread(&target)?;
+    let mut edit = Edit::new(cb);
+    let value = change(&mut edit)?;
+    match (edit.changed(), text) {
+        (Changed::Nothing, _) if target.exists() => {}
+        (Changed::Appended, Some(text)) => save_appended(&target, text, &edit.cb, edit.old_len)?,
+        _ => save(&target, &edit.cb)?,
     }
     Ok(value)
+}
+
+/// Saves `cb`, whose cases from `old_len` on were added to those the file's
+/// `text` (of the plain form) holds, as `text` and the new cases' tables
+/// after it: the same file as [`save`] writes when `text` was written by it,
+/// at the cost of the new cases alone (writing, reading back and checking a
+/// 100,000-case base took seconds, issue 44). The new tables are read back on
+/// their own and their names checked against all others, as `save` checks
+/// the whole file; the file is replaced as `save` replaces it. Should the new
+/// tables not read back as the cases, `save` writes (or refuses) it all.
+fn save_appended(target: &Path, text: String, cb: &CaseBase, old_len: usize) -> Result<(), Error> {
+    let added = &cb.cases[old_len..];
+    if let Some(message) = beyond_toml(added) {
+        return Err(Error::CaseBase {
+            path: target.to_path_buf(),
+            message,
+        });
+    }
+    let tail = match chunks::cases_to_string(added) {
+        Ok(tail) if chunks::read_cases(&tail).as_deref() == Some(added) => tail,
+        _ => return save(target, cb),
+    };
+    let mut text = text;
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&tail);
+    cb.validate(&text, target, old_len)?;
+    write_text(target, &text)
 }
 
 /// Writes the case base by atomic replacement: a temporary file beside the
@@ -448,10 +606,16 @@ pub fn save(path: &Path, cb: &CaseBase) -> Result<(), Error> {
     // second copy of the cases (the whole text is parsed, for its error,
     // only when that fails).
     if chunks::reads_back(&text) {
-        cb.validate(&text, path)?;
+        cb.validate(&text, path, 0)?;
     } else {
         CaseBase::parse(&text, path)?;
     }
+    write_text(path, &text)
+}
+
+/// Replaces the case base at `path` (a symlink's target) by `text`, as
+/// [`save`] describes, waiting [`PAUSE_BEFORE_RENAME_ENV`] before the rename.
+fn write_text(path: &Path, text: &str) -> Result<(), Error> {
     let target = file::target(path)?;
     let pause = || {
         if let Some(ms) = std::env::var(PAUSE_BEFORE_RENAME_ENV)
@@ -735,7 +899,7 @@ mod tests {
         let mut cb = CaseBase::new();
         cb.upsert(case("a"));
         save(&path, &cb).unwrap();
-        let mut loaded = load_or_new(&path).unwrap();
+        let mut loaded = (*load_or_new(&path).unwrap()).clone();
         loaded.upsert(case("b"));
         save(&path, &loaded).unwrap();
         update(&path, |cb| {
@@ -752,6 +916,163 @@ mod tests {
         })
         .unwrap();
         assert_eq!(names(load(&path).unwrap()), ["a", "b", "c", "d"]);
+    }
+
+    /// The cases of the case base at `path`, by name.
+    fn names_in(path: &Path) -> Vec<String> {
+        load(path)
+            .unwrap()
+            .cases
+            .into_iter()
+            .map(|c| c.name)
+            .collect()
+    }
+
+    /// Adds `added` to the case base at `path` as `--retain` does: read
+    /// before, pushed under the lock.
+    fn append(path: &Path, added: &[&str]) -> Result<(), Error> {
+        load_or_new(path)?;
+        update(path, |cb| {
+            for name in added {
+                cb.push(case(name));
+            }
+            Ok(())
+        })
+    }
+
+    /// Adding cases to a file of the plain form appends their tables to its
+    /// text: a file `save` wrote gets the very bytes `save` would write of
+    /// all the cases, and a hand-written one keeps its text (comments and
+    /// all, where a whole rewrite drops them) and reads back as the cases
+    /// `save` would have written. Before, every change rewrote it all.
+    #[test]
+    fn adding_cases_appends_their_tables_to_the_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        save(&path, &cb).unwrap();
+        append(&path, &["b", "c"]).unwrap();
+        let full = dir.path().join("full.toml");
+        save(&full, &load(&path).unwrap()).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&full).unwrap());
+        assert_eq!(names_in(&path), ["a", "b", "c"]);
+        // Hand-written, its last line without a line end, changed by a
+        // process that did not read it before (parsed under the lock).
+        let text = include_str!("../../../casebase/example.toml").trim_end();
+        std::fs::write(&path, text).unwrap();
+        update(&path, |cb| {
+            cb.upsert(case("new"));
+            Ok(())
+        })
+        .unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(written.starts_with(&format!("{text}\n\n[[case]]\nname = \"new\"")));
+        let mut expected = CaseBase::parse(text, &path).unwrap();
+        expected.upsert(case("new"));
+        save(&full, &expected).unwrap();
+        assert_eq!(load(&path).unwrap(), load(&full).unwrap());
+    }
+
+    /// A file not of the plain form is rewritten whole: cases written
+    /// inline (`case = [...]`, to which a `[[case]]` table cannot be
+    /// appended), tables the split does not see (`[[ case ]]`).
+    #[test]
+    fn a_file_of_another_form_is_rewritten_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let inline = "version = 1\ncase = [{ name = \"inline\", features = {}, \
+                      params = { algorithm = \"bfs\" }, outcome = { found_by = \"hand-tuned\" } }]\n";
+        let spaced = toml::to_string(&CaseBase {
+            cases: vec![case("spaced")],
+            ..CaseBase::new()
+        })
+        .unwrap()
+        .replace("[[case]]", "[[ case ]]");
+        for (text, first) in [(inline.to_string(), "inline"), (spaced, "spaced")] {
+            std::fs::write(&path, &text).unwrap();
+            assert_eq!(names_in(&path), [first]);
+            append(&path, &["b"]).unwrap();
+            assert_eq!(names_in(&path), [first, "b"]);
+            let written = std::fs::read_to_string(&path).unwrap();
+            assert!(!written.starts_with(&text), "{written}");
+            assert_eq!(written.matches("\n[[case]]\n").count(), 2, "{written}");
+        }
+    }
+
+    /// An added case whose name another case has, before or among the
+    /// added ones, is refused at its line as loading refuses it, and the
+    /// file is left as it was.
+    #[test]
+    fn an_appended_name_that_clashes_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.upsert(case("a"));
+        cb.upsert(case("b"));
+        save(&path, &cb).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        for added in [&["a"][..], &["c", "b"], &["c", "c"]] {
+            let err = append(&path, added).unwrap_err().to_string();
+            let clash = added
+                .iter()
+                .find(|n| ["a", "b"].contains(n))
+                .unwrap_or(&"c");
+            assert!(
+                err.contains(&format!("duplicate case name {clash:?}")),
+                "{err}"
+            );
+            assert!(err.starts_with(&format!("{}:", path.display())), "{err}");
+            assert_eq!(std::fs::read(&path).unwrap(), before);
+        }
+    }
+
+    /// The cases `load_or_new` shares with its caller are taken by `update`
+    /// when the caller let go of them, and copied when it still holds them:
+    /// either way the caller's stay as they were read.
+    #[test]
+    fn update_takes_the_cases_read_before_whether_or_not_still_held() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        append(&path, &["a"]).unwrap();
+        let held = load_or_new(&path).unwrap();
+        update(&path, |cb| {
+            cb.push(case("b"));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(held.cases.len(), 1);
+        drop(held);
+        append(&path, &["c"]).unwrap();
+        assert_eq!(names_in(&path), ["a", "b", "c"]);
+    }
+
+    /// `update` tells what the change did without a copy made in advance:
+    /// a mutable access that changes nothing writes nothing (the
+    /// hand-written file stays as it is), and one that changes a case
+    /// after another was pushed saves both changes by a whole rewrite.
+    #[test]
+    fn update_sees_changes_made_after_a_push() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let text = include_str!("../../../casebase/example.toml");
+        std::fs::write(&path, text).unwrap();
+        update(&path, |cb| {
+            cb.cases.iter_mut().for_each(|_| {});
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        update(&path, |cb| {
+            cb.push(case("new"));
+            cb.cases[0].comment = Some("changed".into());
+            Ok(())
+        })
+        .unwrap();
+        let cb = load(&path).unwrap();
+        assert_eq!(cb.cases.len(), 3);
+        assert_eq!(cb.cases[0].comment.as_deref(), Some("changed"));
+        assert_eq!(cb.cases[2].name, "new");
     }
 
     #[test]
