@@ -87,3 +87,19 @@ pub fn assert_success(out: &std::process::Output, what: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The names of the entries in folder `dir`, sorted: what a run left
+/// behind (the hostile-input tests check that nothing half-written is).
+pub fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("the folder can be read")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}

@@ -166,16 +166,6 @@ fn signal_while_waiting(args: &[&str], signal: &str, holder: File) -> (Output, O
     (out, took)
 }
 
-/// The names in folder `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// Item 10: SIGTERM and SIGINT while the reasoner waits for a case base's
 /// lock, held by another process, end it at once with 143 or 130, and
 /// nothing is written. The reasoner of 2113315 swallowed the signal, waited
@@ -203,7 +193,7 @@ fn a_signal_ends_the_wait_for_the_case_base_lock_and_nothing_is_written() {
         assert!(took < Duration::from_secs(5), "SIG{signal}: {took:?}");
         assert_eq!(std::fs::read(&cb).unwrap(), before, "SIG{signal}");
         assert_eq!(
-            names_in(&dir.0),
+            end_to_end::names_in(&dir.0),
             ["cb.toml", "cb.toml.lock"],
             "no temporary"
         );
@@ -238,7 +228,7 @@ fn sigterm_while_waiting_to_retain_exits_143_and_retains_nothing() {
     assert_eq!(report["retained"], serde_json::Value::Null);
     assert_eq!(std::fs::read(&cb).unwrap(), before, "nothing retained");
     assert_eq!(
-        names_in(&dir.0),
+        end_to_end::names_in(&dir.0),
         ["cb.toml", "cb.toml.lock"],
         "no temporary"
     );
@@ -276,7 +266,7 @@ fn a_fifo_given_as_a_case_base_is_refused_at_once() {
         );
         assert!(!out_cb.exists(), "{args:?} wrote {}", out_cb.display());
     }
-    assert_eq!(names_in(&dir.0), ["cb.fifo"]);
+    assert_eq!(end_to_end::names_in(&dir.0), ["cb.fifo"]);
 }
 
 fn write_script(path: &Path, body: &str) {

@@ -26,16 +26,6 @@ fn folder(name: &str) -> PathBuf {
     dir
 }
 
-/// The entries left in `dir`.
-fn left_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// The JSON line of a count's stdout.
 fn json(stdout: &str) -> Value {
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("bad JSON {stdout:?}: {e}"))
@@ -81,7 +71,7 @@ fn cleanup_leaves_a_folder_whose_lock_a_live_run_holds_and_removes_one_no_one_ho
     assert!(
         live.join("layer-1.keys").exists(),
         "the live run's folder was removed: {:?}",
-        left_in(&spill)
+        end_to_end::names_in(&spill)
     );
     assert!(!dead.exists(), "the folder no run holds is removed");
     assert!(
@@ -89,7 +79,7 @@ fn cleanup_leaves_a_folder_whose_lock_a_live_run_holds_and_removes_one_no_one_ho
         "a recent folder without a lock stays"
     );
     assert_eq!(
-        left_in(&spill),
+        end_to_end::names_in(&spill),
         [
             "solver-spill-4294967294-older",
             "solver-spill-4294967295-live"
@@ -201,7 +191,11 @@ fn a_spilled_count_holds_its_resident_memory_near_the_limit_and_counts_exactly()
     assert_eq!(spilled["positions"], in_memory["positions"]);
     assert_eq!(spilled["positions"], 3_326_400, "12!/(2!2!3!3!)");
     assert_eq!(spilled["complete"], true);
-    assert!(left_in(&spill).is_empty(), "left {:?}", left_in(&spill));
+    assert!(
+        end_to_end::names_in(&spill).is_empty(),
+        "left {:?}",
+        end_to_end::names_in(&spill)
+    );
     let _ = std::fs::remove_file(&wide);
 }
 
@@ -258,7 +252,11 @@ fn signalled_while_spilling(signal: libc::c_int, code: i32, name: &str) {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert_eq!(status.code(), Some(code), "{status:?}: {stderr}");
     assert!(stderr.contains("stopped by SIG"), "{stderr}");
-    assert!(left_in(&spill).is_empty(), "left {:?}", left_in(&spill));
+    assert!(
+        end_to_end::names_in(&spill).is_empty(),
+        "left {:?}",
+        end_to_end::names_in(&spill)
+    );
     let _ = std::fs::remove_dir_all(&spill);
 }
 
