@@ -700,13 +700,22 @@ fn import(from: &Path, into: &Path, replace: bool, gate: &Gate) -> Result<i32, E
     let n = imported.cases.len();
     casebase::update(into, |cb| {
         gate.pass_for(into)?;
-        for case in &imported.cases {
-            if !replace && cb.find(&case.name).is_some() {
-                return Err(clash(into, &case.name));
-            }
+        // Names looked up in a map, not by a scan per case: an import into
+        // a large case base stays linear.
+        let at: std::collections::HashMap<String, usize> = (cb.cases.iter().enumerate())
+            .map(|(i, c)| (c.name.clone(), i))
+            .collect();
+        if let (false, Some(case)) = (
+            replace,
+            imported.cases.iter().find(|c| at.contains_key(&c.name)),
+        ) {
+            return Err(clash(into, &case.name));
         }
         for case in imported.cases {
-            cb.upsert(case);
+            match at.get(&case.name) {
+                Some(&i) => std::ops::DerefMut::deref_mut(cb).cases[i] = case,
+                None => cb.push(case),
+            }
         }
         Ok(())
     })?;

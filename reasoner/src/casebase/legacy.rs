@@ -24,6 +24,7 @@
 //! reported as warnings. Imported cases are `hand-tuned`, as the thesis's
 //! case base was (§6.3.1).
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use crate::casebase::{Case, FoundBy, Outcome, Provenance};
@@ -82,6 +83,8 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
         cases: Vec::new(),
         warnings: Vec::new(),
     };
+    // The names given so far: a set, so that naming N cases stays linear.
+    let mut taken: HashSet<String> = HashSet::new();
     for (k, pair) in rest.chunks(2).enumerate() {
         let (feature_lines, solution_lines) = (&pair[0], &pair[1]);
         let (features, comment) =
@@ -95,7 +98,8 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
         sbp_protocol::ranges::weight()
             .check(params.weight)
             .map_err(|m| err(first_line, format!("case {}: {m}", k + 1)))?;
-        let name = unique_name(comment.as_deref(), k, &imported.cases);
+        let name = unique_name(comment.as_deref(), k, &taken);
+        taken.insert(name.clone());
         imported.cases.push(Case {
             name,
             comment,
@@ -328,13 +332,13 @@ fn h2_weight(l: &Line, v: f64, path: &Path) -> Result<f64, Error> {
 
 /// The name of case `k` (from 0): its comment, or `legacy case N`, with
 /// ` (2)`, ` (3)`, ... added while it clashes with a case already read.
-fn unique_name(comment: Option<&str>, k: usize, cases: &[Case]) -> String {
+fn unique_name(comment: Option<&str>, k: usize, taken: &HashSet<String>) -> String {
     let base_name = comment
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .map(str::to_string)
         .unwrap_or_else(|| format!("legacy case {}", k + 1));
-    super::unique_name(&base_name, |n| cases.iter().any(|c| c.name == n))
+    super::unique_name(&base_name, |n| taken.contains(n))
 }
 
 /// The two tokens of `name low high`.
