@@ -26,7 +26,7 @@ pub enum Dest {
 }
 
 /// What makes two outputs the same file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Identity {
     Stdout,
     /// An existing file: device and inode (hard links and symlinks alike).

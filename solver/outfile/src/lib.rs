@@ -30,7 +30,8 @@ pub use atomic::replace_file;
 pub use dest::{resolve, Dest};
 pub use error::Error;
 
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 /// Resolves `path` ([`resolve`]) and checks that it could be written now
 /// ([`Dest::check`]); returns where the bytes would go.
@@ -51,17 +52,35 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// the user wrote them; character devices (`/dev/null`) may be named twice,
 /// as writing one replaces nothing.
 pub fn distinct(outputs: &[(&str, &Path)]) -> Result<(), Error> {
-    let mut seen: Vec<(&str, &Path, dest::Identity)> = Vec::new();
+    // A map, not a scan: a collection of 18,068 boards has as many outputs.
+    let mut seen: HashMap<dest::Identity, (&str, &Path)> = HashMap::new();
     for &(flag, path) in outputs {
         let dest = resolve(path)?;
         let Some(id) = dest.identity() else { continue };
-        if let Some((first, first_path, _)) = seen.iter().find(|(_, _, i)| *i == id) {
+        if let Some((first, first_path)) = seen.get(&id) {
             return Err(Error::SameOutput {
                 first: format!("{first} {}", first_path.display()),
                 second: format!("{flag} {}", path.display()),
             });
         }
-        seen.push((flag, path, id));
+        seen.insert(id, (flag, path));
+    }
+    Ok(())
+}
+
+/// [`check`] of many outputs, each folder probed once: a collection writes
+/// a numbered file per puzzle into one folder. Returns the first output
+/// that cannot be written, with why.
+pub fn check_each<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), (&'a Path, Error)> {
+    let mut probed: HashSet<PathBuf> = HashSet::new();
+    for path in paths {
+        let dest = resolve(path).map_err(|e| (path, e))?;
+        if let Dest::Replace { file, .. } = &dest {
+            if !probed.insert(dest::folder(file)) {
+                continue;
+            }
+        }
+        dest.check().map_err(|e| (path, e))?;
     }
     Ok(())
 }

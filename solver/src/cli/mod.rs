@@ -191,11 +191,17 @@ pub fn write_output(flag: &str, path: Option<&str>, bytes: &[u8]) -> Result<(), 
 pub fn check_outputs(outputs: &[(&str, &str)], inputs: &[&str]) -> Result<(), Failure> {
     use std::path::Path;
     let inputs: Vec<&Path> = inputs.iter().map(Path::new).collect();
+    let flag_of = |path: &Path| {
+        outputs
+            .iter()
+            .find(|(_, p)| Path::new(p) == path)
+            .map_or("", |o| o.0)
+    };
+    sbp_outfile::check_each(outputs.iter().map(|&(_, p)| Path::new(p)))
+        .map_err(|(path, e)| out_failure(flag_of(path), path, e))?;
     for &(flag, path) in outputs {
         let path = Path::new(path);
-        let fail = |e| out_failure(flag, path, e);
-        sbp_outfile::check(path).map_err(fail)?;
-        sbp_outfile::not_an_input(path, &inputs).map_err(fail)?;
+        sbp_outfile::not_an_input(path, &inputs).map_err(|e| out_failure(flag, path, e))?;
     }
     let paths: Vec<(&str, &Path)> = outputs.iter().map(|&(f, p)| (f, Path::new(p))).collect();
     sbp_outfile::distinct(&paths).map_err(|e| Failure::input(e.to_string()))
