@@ -324,7 +324,11 @@ impl<'a> Engine<'a> {
             return Some(Limit::Memory);
         }
         if let Some(now) = self.clock.due() {
-            if self.deadline.is_some_and(|d| now >= d) {
+            // A signal caught for a spilled search of the same run (a
+            // collection under --jobs) stops this one too: while the
+            // spilled one holds the signals, nothing else would end this
+            // search, and the binary exits with 128 + the signal after.
+            if self.deadline.is_some_and(|d| now >= d) || spill::interrupted().is_some() {
                 return Some(Limit::Time);
             }
             self.progress.tick(&self.stats, memory);

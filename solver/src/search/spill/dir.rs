@@ -33,6 +33,13 @@ const LOCK: &str = "lock";
 /// long unchanged: a week, far beyond the time any spilled layer takes.
 const UNLOCKED_AGE: Duration = Duration::from_secs(7 * 24 * 3600);
 
+/// The run folders of this process that live now (their names). The sweep
+/// never opens their lock files: where `flock` is emulated by POSIX record
+/// locks (NFS), a lock belongs to the process, so this process would take
+/// its own live run's lock and remove the folder, and closing the file
+/// would release that run's lock for every other machine.
+static OWN: std::sync::Mutex<Vec<std::ffi::OsString>> = std::sync::Mutex::new(Vec::new());
+
 /// Bytes free for this user on the disk that holds `dir` (or, while `dir`
 /// does not exist yet, its nearest existing parent); `None` where that
 /// cannot be read. `--encoding auto` weighs it when a search may spill.
@@ -95,6 +102,9 @@ impl SpillDir {
         let lock = hold_lock(dir.path()).map_err(|e| {
             format!("--spill {parent}: cannot lock a file in the folder ({e}); give --spill a folder on a file system with file locks")
         })?;
+        if let Some(name) = dir.path().file_name() {
+            own().push(name.to_os_string());
+        }
         Ok(SpillDir {
             dir,
             _lock: lock,
@@ -189,10 +199,30 @@ fn remove_stale(parent: &Path) {
     }
 }
 
+/// [`OWN`], locked (a poisoned lock still holds the right names).
+fn own() -> std::sync::MutexGuard<'static, Vec<std::ffi::OsString>> {
+    OWN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Drop for SpillDir {
+    /// The folder is no longer this process's live run (its fields then
+    /// remove it and release its lock).
+    fn drop(&mut self) {
+        let name = self.dir.path().file_name().map(|n| n.to_os_string());
+        own().retain(|o| Some(o) != name.as_ref());
+    }
+}
+
 /// Removes the run folder `folder` when its lock can be taken (its run is
 /// gone), or when it has no lock file and has not changed for
 /// [`UNLOCKED_AGE`].
 fn remove_if_stale(folder: &Path) {
+    if folder
+        .file_name()
+        .is_some_and(|n| own().iter().any(|o| o == n))
+    {
+        return;
+    }
     match File::open(folder.join(LOCK)) {
         // Held while the folder is removed, so that no other run removes
         // it at the same time.
@@ -329,5 +359,22 @@ mod tests {
             err.contains("writable") || err.contains("can write"),
             "{err}"
         );
+    }
+
+    /// A sweep in this process never opens its own live runs' locks (on NFS
+    /// a POSIX lock is the process's: it would take it and remove the
+    /// folder); a dropped run leaves the list.
+    #[test]
+    fn a_sweep_skips_this_processs_live_runs() {
+        let parent = tempfile::tempdir().unwrap();
+        let p = parent.path().to_str().unwrap();
+        let live = SpillDir::create(p).unwrap();
+        let name = live.dir.path().file_name().unwrap().to_os_string();
+        assert!(own().contains(&name));
+        let second = SpillDir::create(p).unwrap();
+        remove_stale(parent.path());
+        assert!(live.dir.path().is_dir() && second.dir.path().is_dir());
+        drop(live);
+        assert!(!own().contains(&name));
     }
 }

@@ -112,10 +112,10 @@ fn on_disk(e: &mut Engine, start: &State, folder: &str) -> Ending {
     let budget = e.memory_left(0).max(MIN_BUDGET).min(usize::MAX as u64) as usize;
     let ending = expand::search(e, start, &mut dir, budget);
     e.stats.disk_bytes = dir.peak_bytes();
-    ending.unwrap_or_else(|err| match err.kind() {
+    ending.unwrap_or_else(|err| match merge::DeadlinePassed::is(&err) {
         // A merge stopped at the time limit: the limit, not a disk failure.
-        std::io::ErrorKind::TimedOut => Ending::Stopped(Limit::Time),
-        _ => Ending::Failed(SearchError::Spill(format!(
+        true => Ending::Stopped(Limit::Time),
+        false => Ending::Failed(SearchError::Spill(format!(
             "--spill {folder}: {err}; free room on that disk or give --spill a folder on a larger one"
         ))),
     })
