@@ -455,3 +455,45 @@ fn the_case_base_writer_refuses_fifos_folders_and_read_only_files() {
         .unwrap()
         .contains("[[case]]"));
 }
+
+/// Standard output cannot take a file beside `--json`'s results, and a
+/// collection's numbered files cannot be standard output or a device (they
+/// became regular files named `-.1`, `/dev/null.1`): both refused before
+/// any search.
+#[test]
+fn outputs_that_would_mix_or_cannot_be_numbered_are_refused() {
+    let dir = temp_dir("mix");
+    let classic = std::fs::read_to_string(workspace_root().join(CLASSIC)).unwrap();
+    let two = dir.join("two.txt");
+    std::fs::write(&two, format!("{classic}%%\n{classic}")).unwrap();
+    let two = two.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["solve", CLASSIC, "--solution", "-", "--json"],
+            "--json prints",
+        ),
+        (
+            &["solve", CLASSIC, "--best-out", "/dev/stdout", "--json"],
+            "--json prints",
+        ),
+        (
+            &["solve", two, "--solution", "-"],
+            "numbered file per puzzle",
+        ),
+        (
+            &["solve", two, "--render", "/dev/null"],
+            "numbered file per puzzle",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = run_solver(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?} searched anyway");
+    }
+    assert!(!workspace_root().join("-.1").exists());
+}

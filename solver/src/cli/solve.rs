@@ -58,6 +58,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     // Before any search: what it finds must have somewhere to go (the
     // folder takes files), and not over its input (in a collection, each
     // puzzle's numbered file).
+    plain_outputs(args, puzzles.len() > 1)?;
     let outputs = output_paths(args, puzzles.len());
     let outputs: Vec<(&str, &str)> = outputs.iter().map(|(f, p)| (*f, p.as_str())).collect();
     check_outputs(&outputs, &[&args.job.input.puzzle])?;
@@ -102,6 +103,36 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         Ok(())
     })?;
     Ok(code)
+}
+
+/// Refuses outputs that would mix with others or cannot be numbered:
+/// standard output (`-`) beside `--json`'s results on it, and, in a
+/// collection, anything but a file name for `--solution` and `--render`,
+/// which write one numbered file per puzzle (`-.1` or `/dev/null.1` would be
+/// regular files).
+fn plain_outputs(args: &SolveArgs, many: bool) -> Result<(), Failure> {
+    let flags = [
+        ("--solution", &args.solution),
+        ("--render", &args.render),
+        ("--best-out", &args.best_out),
+    ];
+    for (flag, path) in flags {
+        let Some(path) = path else { continue };
+        let dest = sbp_outfile::resolve(std::path::Path::new(path));
+        let is_file = matches!(dest, Ok(sbp_outfile::Dest::Replace { .. }) | Err(_));
+        if args.json && matches!(dest, Ok(sbp_outfile::Dest::Stdout)) {
+            return Err(Failure::input(format!(
+                "{flag} {path}: --json prints the results on standard output; give {flag} a file"
+            )));
+        }
+        if many && flag != "--best-out" && !is_file {
+            return Err(Failure::input(format!(
+                "{flag} {path}: a collection writes one numbered file per puzzle ({flag} FILE \
+                 gives FILE.1, FILE.2, ...): give a file name, not standard output or a device"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// What one job hands back: the parameters searched with, the search's
