@@ -14,6 +14,8 @@ const MAX_LINKS: usize = 40;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Dest {
     /// Standard output: `-`, `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`.
+    /// (Standard input, `/dev/stdin` or `/dev/fd/0`, is refused: it is what
+    /// the command reads.)
     Stdout,
     /// A character device, a FIFO, or an open file descriptor's path
     /// (`/dev/fd/N`): opened for writing and appended to, never created,
@@ -121,10 +123,15 @@ fn descriptor(path: &Path) -> Result<Option<Dest>, Error> {
     let mut p = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         if let Some(fd) = fd_number(&p) {
-            return Ok(Some(match fd {
-                1 => Dest::Stdout,
-                _ => Dest::InPlace(path.to_path_buf()),
-            }));
+            return match fd {
+                // Standard input is what the command reads, the puzzle perhaps.
+                0 => Err(Error::NotAFile {
+                    path: path.to_path_buf(),
+                    what: "standard input",
+                }),
+                1 => Ok(Some(Dest::Stdout)),
+                _ => Ok(Some(Dest::InPlace(path.to_path_buf()))),
+            };
         }
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => p = link_target(&p)?,
@@ -135,12 +142,13 @@ fn descriptor(path: &Path) -> Result<Option<Dest>, Error> {
 }
 
 /// `N` of `/dev/fd/N` or `/proc/self/fd/N` (or `/proc/PID/fd/N` for this
-/// process), and 1 for `/dev/stdout`, 2 for `/dev/stderr`.
+/// process), and 0, 1, 2 for `/dev/stdin`, `/dev/stdout`, `/dev/stderr`.
 fn fd_number(p: &Path) -> Option<u32> {
     let s = p.to_str()?;
     match s {
         "/dev/stdout" => return Some(1),
         "/dev/stderr" => return Some(2),
+        "/dev/stdin" => return Some(0),
         _ => {}
     }
     let own = format!("/proc/{}/fd/", std::process::id());

@@ -14,7 +14,8 @@
 //! - a character device or a FIFO (`/dev/null`, `/dev/tty`, a shell's
 //!   `>(cmd)` or `/dev/fd/N`) is written in place, never created, truncated,
 //!   or replaced by a file; a FIFO that nobody reads is an error, not a hang.
-//! - `-`, `/dev/stdout` and `/proc/self/fd/1` are standard output.
+//! - `-`, `/dev/stdout` and `/proc/self/fd/1` are standard output;
+//!   `/dev/stdin` and `/dev/fd/0` are refused (the command reads them).
 //! - a folder, a block device or a socket is refused.
 //!
 //! [`check`] says before any work whether a path could be written (so that

@@ -115,6 +115,10 @@ fn dash_and_descriptor_paths_are_standard_output() {
         resolve(Path::new("/dev/stderr")).unwrap(),
         Dest::InPlace(_)
     ));
+    for stdin in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+        let err = resolve(Path::new(stdin)).unwrap_err();
+        assert!(err.to_string().contains("standard input"), "{stdin}: {err}");
+    }
 }
 
 #[test]
