@@ -48,58 +48,51 @@ pub fn write(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     resolve(path)?.write(bytes)
 }
 
-/// Refuses two outputs that name the same file (after symlinks): the second
-/// would silently replace the first. `outputs` are (flag, path) pairs, as
-/// the user wrote them; character devices (`/dev/null`) may be named twice,
-/// as writing one replaces nothing.
-pub fn distinct(outputs: &[(&str, &Path)]) -> Result<(), Error> {
-    // A map, not a scan: a collection of 18,068 boards has as many outputs.
-    let mut seen: HashMap<dest::Identity, (&str, &Path)> = HashMap::new();
-    for &(flag, path) in outputs {
-        let dest = resolve(path)?;
-        let Some(id) = dest.identity() else { continue };
-        if let Some((first, first_path)) = seen.get(&id) {
-            return Err(Error::SameOutput {
-                first: format!("{first} {}", first_path.display()),
-                second: format!("{flag} {}", path.display()),
-            });
-        }
-        seen.insert(id, (flag, path));
-    }
-    Ok(())
-}
-
-/// [`check`] of many outputs, each folder probed once: a collection writes
-/// a numbered file per puzzle into one folder. Returns the first output
-/// that cannot be written, with why.
-pub fn check_each<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<(), (&'a Path, Error)> {
+/// Checks, before any work, every output a command will write, each path
+/// resolved once: each could be written now ([`Dest::check`], a folder
+/// probed once however many of its files are named: a collection writes a
+/// numbered file per puzzle), none is one of the `inputs` (writing it would
+/// replace a puzzle by its solution or picture; `-`, standard input, is
+/// none), and no two name the same file after symlinks (the second would
+/// silently replace the first; character devices such as `/dev/null` may be
+/// named twice, as writing one replaces nothing). `outputs` are (flag,
+/// path) pairs as the user wrote them. On failure, the index of the output
+/// at fault and why.
+pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[&Path]) -> Result<(), (usize, Error)> {
+    let inputs: Vec<(&Path, dest::Identity)> = inputs
+        .iter()
+        .filter(|i| i.as_os_str() != "-")
+        .filter_map(|i| Some((*i, resolve(i).ok()?.identity()?)))
+        .collect();
     let mut probed: HashSet<PathBuf> = HashSet::new();
-    for path in paths {
-        let dest = resolve(path).map_err(|e| (path, e))?;
-        if let Dest::Replace { file, .. } = &dest {
-            if !probed.insert(dest::folder(file)) {
-                continue;
-            }
+    // A map, not a scan: a collection of 18,068 boards has as many outputs.
+    let mut seen: HashMap<dest::Identity, usize> = HashMap::new();
+    for (k, &(flag, path)) in outputs.iter().enumerate() {
+        let dest = resolve(path).map_err(|e| (k, e))?;
+        let probe = match &dest {
+            Dest::Replace { file, .. } => probed.insert(dest::folder(file)),
+            Dest::Stdout | Dest::InPlace(_) => true,
+        };
+        if probe {
+            dest.check().map_err(|e| (k, e))?;
         }
-        dest.check().map_err(|e| (path, e))?;
-    }
-    Ok(())
-}
-
-/// Refuses an output that is one of the command's input files (`-`,
-/// standard input, is none): writing it would replace the input, a puzzle
-/// by its solution or picture. Returns the input it would replace.
-pub fn not_an_input(output: &Path, inputs: &[&Path]) -> Result<(), Error> {
-    let Some(out) = resolve(output)?.identity() else {
-        return Ok(());
-    };
-    for input in inputs.iter().filter(|i| i.as_os_str() != "-") {
-        if resolve(input).ok().and_then(|d| d.identity()) == Some(out.clone()) {
-            return Err(Error::IsInput {
-                output: output.to_path_buf(),
-                input: input.to_path_buf(),
-            });
+        let Some(id) = dest.identity() else { continue };
+        if let Some((input, _)) = inputs.iter().find(|(_, i)| *i == id) {
+            let output = path.to_path_buf();
+            let input = input.to_path_buf();
+            return Err((k, Error::IsInput { output, input }));
         }
+        if let Some(&first) = seen.get(&id) {
+            let (first_flag, first_path) = outputs[first];
+            return Err((
+                k,
+                Error::SameOutput {
+                    first: format!("{first_flag} {}", first_path.display()),
+                    second: format!("{flag} {}", path.display()),
+                },
+            ));
+        }
+        seen.insert(id, k);
     }
     Ok(())
 }

@@ -183,28 +183,19 @@ pub fn write_output(flag: &str, path: Option<&str>, bytes: &[u8]) -> Result<(), 
     }
 }
 
-/// Checks, before any work, every file a command will write: each could
-/// be written now ([`sbp_outfile::check`]), none is one of the command's
-/// `inputs` (writing it would replace a puzzle by its solution or picture),
-/// and no two name the same file (the second would replace the first).
-/// `outputs` are (flag, path) pairs.
+/// Checks, before any work, every file a command will write
+/// ([`sbp_outfile::check_outputs`]): each could be written now, none is one
+/// of the command's `inputs`, and no two name the same file. `outputs` are
+/// (flag, path) pairs.
 pub fn check_outputs(outputs: &[(&str, &str)], inputs: &[&str]) -> Result<(), Failure> {
     use std::path::Path;
     let inputs: Vec<&Path> = inputs.iter().map(Path::new).collect();
-    let flag_of = |path: &Path| {
-        outputs
-            .iter()
-            .find(|(_, p)| Path::new(p) == path)
-            .map_or("", |o| o.0)
-    };
-    sbp_outfile::check_each(outputs.iter().map(|&(_, p)| Path::new(p)))
-        .map_err(|(path, e)| out_failure(flag_of(path), path, e))?;
-    for &(flag, path) in outputs {
-        let path = Path::new(path);
-        sbp_outfile::not_an_input(path, &inputs).map_err(|e| out_failure(flag, path, e))?;
-    }
     let paths: Vec<(&str, &Path)> = outputs.iter().map(|&(f, p)| (f, Path::new(p))).collect();
-    sbp_outfile::distinct(&paths).map_err(|e| Failure::input(e.to_string()))
+    sbp_outfile::check_outputs(&paths, &inputs).map_err(|(k, e)| match e {
+        // Names both outputs itself.
+        sbp_outfile::Error::SameOutput { .. } => Failure::input(e.to_string()),
+        e => out_failure(paths[k].0, paths[k].1, e),
+    })
 }
 
 /// The failure for output `flag` `path` that cannot be written: exit 2 with
