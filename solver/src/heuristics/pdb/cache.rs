@@ -96,7 +96,8 @@ fn open_regular(dir: &Path, key: &str) -> Option<std::fs::File> {
         .ok()?;
     if !file.metadata().ok()?.is_file() {
         eprintln!(
-            "warning: {} is not a regular file: the pattern database is built instead              of read (remove it, and the next build stores the table there)",
+            "warning: {} is not a regular file: the pattern database is built instead \
+             of read (remove it, and the next build stores the table there)",
             path.display()
         );
         return None;
