@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 mod reasoner_common;
 use reasoner_common::standin::{send, wait_for};
-use reasoner_common::{assert_solution_replays, json_of, s, Scratch};
+use reasoner_common::{assert_solution_replays, json_of, s, write_script, Scratch};
 
 /// Dad's Puzzle: BFS solves it in milliseconds.
 const QUICKSTART: &str = "puzzles/quickstart.txt";
@@ -267,12 +267,6 @@ fn a_fifo_given_as_a_case_base_is_refused_at_once() {
         assert!(!out_cb.exists(), "{args:?} wrote {}", out_cb.display());
     }
     assert_eq!(end_to_end::names_in(&dir.0), ["cb.fifo"]);
-}
-
-fn write_script(path: &Path, body: &str) {
-    std::fs::write(path, body).unwrap();
-    let ok = Command::new("chmod").arg("+x").arg(path).status().unwrap();
-    assert!(ok.success());
 }
 
 /// A file name that runs two commands when a shell reads it unquoted (its

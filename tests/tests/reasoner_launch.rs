@@ -7,17 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod reasoner_common;
-use reasoner_common::{assert_solution_replays, json_of, s, Scratch};
+use reasoner_common::{assert_solution_replays, json_of, s, write_script, Scratch};
 
 /// Dad's Puzzle: BFS solves it in 83 steps (puzzles/quickstart.txt).
 const QUICKSTART: &str = "puzzles/quickstart.txt";
 const QUICKSTART_STEPS: u64 = 83;
-
-fn write_script(path: &Path, body: &str) {
-    std::fs::write(path, body).unwrap();
-    let ok = Command::new("chmod").arg("+x").arg(path).status().unwrap();
-    assert!(ok.success());
-}
 
 /// A folder holding a stand-in `srun`: it appends its arguments to
 /// `$LAUNCH_LOG`, skips its `--` options and runs the rest. `fail` makes it

@@ -36,6 +36,13 @@ impl Drop for Scratch {
     }
 }
 
+/// Writes an executable script (a stand-in for ssh, srun, a launcher).
+pub fn write_script(path: &Path, body: &str) {
+    std::fs::write(path, body).unwrap();
+    let ok = Command::new("chmod").arg("+x").arg(path).status().unwrap();
+    assert!(ok.success());
+}
+
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
