@@ -340,38 +340,6 @@ fn interrupted(stop: &Interrupt) -> i32 {
     stop.code().unwrap_or(130)
 }
 
-/// Refuses a case-base file (`path`, symlinks followed) that is not a
-/// regular file: a FIFO would block the reasoner until something writes
-/// into it, a device may never end, a folder is no case base. A missing
-/// file passes (`--retain`, `add` and `import` create it; a read reports it).
-fn regular_or_missing(path: &Path) -> Result<(), Error> {
-    use std::os::unix::fs::FileTypeExt;
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
-    };
-    let t = meta.file_type();
-    let what = if t.is_file() {
-        return Ok(());
-    } else if t.is_dir() {
-        "a folder"
-    } else if t.is_fifo() {
-        "a FIFO (named pipe)"
-    } else if t.is_char_device() || t.is_block_device() {
-        "a device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    };
-    Err(Error::CaseBase {
-        path: path.to_path_buf(),
-        message: format!(
-            "is {what}, not a regular file; a case base is a TOML file \
-             (casebase/README.md): name one, or a new file to create"
-        ),
-    })
-}
-
 /// `reasoner settings`: the general settings, from the one place they live,
 /// or with `--grid` the oracle grid (`grid.rs`).
 async fn settings(a: SettingsArgs) -> Result<i32, Error> {
@@ -407,7 +375,7 @@ fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
 
 async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     let sim = similarity_named(&a.similarity)?;
-    regular_or_missing(&a.casebase)?;
+    casebase::file::regular_or_missing(&a.casebase)?;
     let cb = if a.retain {
         // Refuse an unwritable case base now, not after the search.
         casebase::file::check_writable(&a.casebase).map_err(|e| match e {
@@ -542,7 +510,7 @@ fn print_report(report: &reasoner::report::Report, json: bool) {
 
 async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
     let sim = similarity_named(&a.similarity)?;
-    regular_or_missing(&a.casebase)?;
+    casebase::file::regular_or_missing(&a.casebase)?;
     let cb = casebase::load(&a.casebase)?;
     let runner = a.solver.runner()?;
     let found = cycle::retrieve(&runner, &a.puzzle, &cb, sim.as_ref(), None).await?;
@@ -613,7 +581,7 @@ async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
 fn casebase_command(c: CaseBaseCommand, gate: &Gate) -> Result<i32, Error> {
     match c {
         CaseBaseCommand::List { file, json } => {
-            regular_or_missing(&file)?;
+            casebase::file::regular_or_missing(&file)?;
             let cb = casebase::load(&file)?;
             if json {
                 println!("{}", serde_json::to_string(&cb).expect("serializes"));
@@ -639,7 +607,7 @@ fn casebase_command(c: CaseBaseCommand, gate: &Gate) -> Result<i32, Error> {
             Ok(0)
         }
         CaseBaseCommand::Show { file, name, json } => {
-            regular_or_missing(&file)?;
+            casebase::file::regular_or_missing(&file)?;
             let cb = casebase::load(&file)?;
             let case = cb.find(&name).ok_or_else(|| missing_case(&file, &name))?;
             if json {
@@ -654,7 +622,7 @@ fn casebase_command(c: CaseBaseCommand, gate: &Gate) -> Result<i32, Error> {
             Ok(0)
         }
         CaseBaseCommand::Remove { file, name } => {
-            regular_or_missing(&file)?;
+            casebase::file::regular_or_missing(&file)?;
             casebase::load(&file)?;
             casebase::update(&file, |cb| {
                 gate.pass_for(&file)?;
@@ -680,8 +648,8 @@ fn casebase_command(c: CaseBaseCommand, gate: &Gate) -> Result<i32, Error> {
 
 /// `casebase import`: the thesis's text case base into a TOML one.
 fn import(from: &Path, into: &Path, replace: bool, gate: &Gate) -> Result<i32, Error> {
-    regular_or_missing(from)?;
-    regular_or_missing(into)?;
+    casebase::file::regular_or_missing(from)?;
+    casebase::file::regular_or_missing(into)?;
     let text = casebase::read_text(from)?;
     let imported = legacy::import(&text, from)?;
     if imported.cases.is_empty() {
@@ -725,7 +693,7 @@ fn import(from: &Path, into: &Path, replace: bool, gate: &Gate) -> Result<i32, E
 
 fn merge(inputs: &[PathBuf], output: &Path, gate: &Gate) -> Result<i32, Error> {
     for input in inputs {
-        regular_or_missing(input)?;
+        casebase::file::regular_or_missing(input)?;
     }
     // Under OUT's lock, so that a reasoner retaining into OUT (which may be
     // one of the inputs) loses no case.
@@ -809,7 +777,7 @@ fn added_params(a: &AddArgs, space: &Space) -> Result<ParamSet, Error> {
 /// `casebase add`: the case earned by a solver run (killed by a signal),
 /// then added under the case base's lock (a signal ends the wait).
 async fn add(a: AddArgs, mut stop: Interrupt) -> Result<i32, Error> {
-    regular_or_missing(&a.file)?;
+    casebase::file::regular_or_missing(&a.file)?;
     let earned = match stop.until(earn(&a)).await {
         None => return Ok(interrupted(&stop)),
         Some(earned) => earned?,

@@ -56,14 +56,32 @@ pub fn check_writable(path: &Path) -> Result<(), Error> {
     }
 }
 
-/// A case base that is a FIFO, a device or standard output: it is read
-/// back, locked and replaced, so it must be a regular file.
+/// Refuses a case-base file (`path`, symlinks followed) that is not a
+/// regular file: a FIFO would block the reasoner until something writes
+/// into it, a device may never end, a folder is no case base. A missing
+/// file passes (`--retain`, `add` and `import` create it; a read reports it).
+/// The commands call it before anything else, so that such a file is
+/// refused at once, before a solver runs or a lock file is made.
+pub fn regular_or_missing(path: &Path) -> Result<(), Error> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(not_regular(path)),
+        _ => Ok(()),
+    }
+}
+
+/// The error for a case base that is not a regular file (standard output
+/// when nothing of its name exists: `-`).
 fn not_regular(path: &Path) -> Error {
+    let what = std::fs::metadata(path)
+        .ok()
+        .and_then(|m| sbp_outfile::kind_name(&m.file_type()))
+        .unwrap_or("standard output");
     Error::CaseBase {
         path: path.to_path_buf(),
-        message: "this is not a regular file (a FIFO, a device or standard output); a case \
-                  base is read back, locked and replaced, so name a TOML file or a new one"
-            .into(),
+        message: format!(
+            "is {what}, not a regular file; a case base is a TOML file \
+             (casebase/README.md): name one, or a new file to create"
+        ),
     }
 }
 

@@ -67,6 +67,26 @@ pub fn resolve(path: &Path) -> Result<Dest, Error> {
     }
 }
 
+/// What a file that is not a regular file is, for messages ("a FIFO (named
+/// pipe)", "a block device", ...); `None` for a regular file.
+pub fn kind_name(kind: &std::fs::FileType) -> Option<&'static str> {
+    Some(if kind.is_file() {
+        return None;
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    })
+}
+
 /// An existing file at `path` (symlinks followed), by its kind.
 fn existing(path: &Path, m: &Metadata) -> Result<Dest, Error> {
     let kind = m.file_type();
@@ -76,12 +96,7 @@ fn existing(path: &Path, m: &Metadata) -> Result<Dest, Error> {
     if kind.is_char_device() || kind.is_fifo() {
         return Ok(Dest::InPlace(path.to_path_buf()));
     }
-    if !kind.is_file() {
-        let what = if kind.is_block_device() {
-            "a block device"
-        } else {
-            "a socket"
-        };
+    if let Some(what) = kind_name(&kind) {
         return Err(Error::NotAFile {
             path: path.to_path_buf(),
             what,

@@ -28,7 +28,7 @@ mod error;
 mod in_place;
 
 pub use atomic::replace_file;
-pub use dest::{resolve, Dest};
+pub use dest::{kind_name, resolve, Dest};
 pub use error::Error;
 
 use std::collections::{HashMap, HashSet};
