@@ -210,7 +210,7 @@ fn over_limit(e: &mut Engine, disk: &Disk, held: u64) -> io::Result<Option<Limit
     }
     if examined.is_multiple_of(CHECK_EVERY) {
         super::interrupt::check()?;
-        if e.deadline().is_some_and(|d| Instant::now() >= d) {
+        if e.past_deadline() {
             return Ok(Some(Limit::Time));
         }
         e.progress.disk = disk.dir.bytes();
