@@ -28,14 +28,6 @@ pub fn target(path: &Path) -> Result<PathBuf, Error> {
     }
 }
 
-/// The folder a file is in (`.` for a bare file name).
-pub fn folder(file: &Path) -> PathBuf {
-    match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 /// The permission bits the saved file gets: the old file's, or `None` for
 /// a new file (read and write for all less the umask, as any new file).
 pub fn permissions_for(target: &Path) -> Option<u32> {
