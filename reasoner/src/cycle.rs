@@ -831,6 +831,7 @@ fn add_case(
         features: report.features.clone(),
         params: winner.params.clone(),
         outcome,
+        profile: Vec::new(),
     });
     Retained {
         case: name,

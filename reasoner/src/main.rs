@@ -863,6 +863,7 @@ async fn earn(a: &AddArgs) -> Result<Result<(Case, String), i32>, Error> {
         },
         features: features.features,
         params,
+        profile: Vec::new(),
         outcome: Outcome {
             steps: result.steps,
             moves: result.moves,

@@ -221,7 +221,7 @@ mod tests {
         }
         assert_eq!(
             to_string(&CaseBase::new()).unwrap(),
-            "version = 1\ncase = []\n"
+            "version = 2\ncase = []\n"
         );
     }
 

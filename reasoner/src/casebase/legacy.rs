@@ -113,6 +113,7 @@ pub fn import(text: &str, path: &Path) -> Result<Imported, Error> {
                 found_by: FoundBy::HandTuned,
                 found_at: None,
             },
+            profile: Vec::new(),
         });
     }
     Ok(imported)

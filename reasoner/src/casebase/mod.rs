@@ -32,6 +32,7 @@ impl CaseBase {
         CaseBase {
             version: VERSION,
             cases: Vec::new(),
+            learned: None,
             source: None,
             header: None,
         }
@@ -91,7 +92,7 @@ impl CaseBase {
             column: 1,
             message,
         };
-        if self.version != VERSION {
+        if !(1..=VERSION).contains(&self.version) {
             return Err(at(
                 find_line(text, "version", None, 0),
                 format!(
@@ -529,6 +530,7 @@ impl std::ops::DerefMut for Edit {
                 source: self.cb.source.clone(),
                 header: self.cb.header.clone(),
                 version: self.cb.version,
+                learned: self.cb.learned.clone(),
             });
         }
         &mut self.cb
@@ -728,6 +730,7 @@ mod tests {
                 found_by: FoundBy::CaseReuse,
                 found_at: Some("2026-01-01T00:00:00Z".to_string()),
             },
+            profile: Vec::new(),
         }
     }
 

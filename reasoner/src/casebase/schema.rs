@@ -1,13 +1,16 @@
-//! The case-base schema (version 1), documented with an example in
-//! `casebase/README.md`.
+//! The case-base schema (version 2), documented with an example in
+//! `casebase/README.md`. Version 2 adds, per case, the outcome of every
+//! setting tried on its puzzle (its performance profile, [`Trial`]) and, per
+//! case base, the fitted retrieval ([`Learned`]); version 1 reads as version
+//! 2 with empty profiles and no fit.
 
 use serde::{Deserialize, Serialize};
 
 use crate::features::Features;
 use crate::params::ParamSet;
 
-/// Current schema version, written as `version = 1` at the top of the file.
-pub const VERSION: u32 = 1;
+/// Current schema version, written as `version = 2` at the top of the file.
+pub const VERSION: u32 = 2;
 
 /// A whole case base.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -16,6 +19,10 @@ pub struct CaseBase {
     pub version: u32,
     #[serde(default, rename = "case")]
     pub cases: Vec<Case>,
+    /// The retrieval fitted to these cases by `reasoner learn` (absent until
+    /// fitted); `reasoner solve` uses it by default when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learned: Option<Learned>,
     /// The file it was loaded from ([`crate::casebase::load`]), so that what
     /// is found wrong after loading still names the file and line; not part
     /// of the case base.
@@ -32,7 +39,7 @@ pub struct CaseBase {
 /// were loaded from.
 impl PartialEq for CaseBase {
     fn eq(&self, other: &CaseBase) -> bool {
-        self.version == other.version && self.cases == other.cases
+        self.version == other.version && self.cases == other.cases && self.learned == other.learned
     }
 }
 
@@ -52,6 +59,47 @@ pub struct Case {
     /// The parameters that solved the puzzle.
     pub params: ParamSet,
     pub outcome: Outcome,
+    /// Every setting tried on the puzzle and what it did (schema version 2),
+    /// the winner's run included; empty for cases from version 1.
+    #[serde(default, rename = "trial", skip_serializing_if = "Vec::is_empty")]
+    pub profile: Vec<Trial>,
+}
+
+/// One setting tried on a case's puzzle under a position limit, and its
+/// outcome: one entry of the case's performance profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trial {
+    pub params: ParamSet,
+    /// `solved`, `no_solution` or `limit_reached`, as the solver reports it.
+    pub status: sbp_protocol::Status,
+    /// Positions the run examined (up to its limit when it stopped there).
+    pub positions: u64,
+    /// The position limit it ran under (`None`: unlimited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// Wall-clock seconds of the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// Solution length in the run's metric, when solved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u64>,
+}
+
+/// A retrieval fitted to a case base (`reasoner learn`): a weight per
+/// similarity term and how many nearest cases' profiles rank the settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Learned {
+    /// Weight of each term of the extended similarity, by term name.
+    pub weights: std::collections::BTreeMap<String, f64>,
+    /// Nearest cases whose profiles rank the settings.
+    pub k: u32,
+    /// Cases it was fitted on.
+    pub cases: u64,
+    /// When, as UTC `YYYY-MM-DDTHH:MM:SSZ`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted_at: Option<String>,
 }
 
 /// Where the case's puzzle came from.
