@@ -97,6 +97,10 @@ impl Default for CycleConfig {
     }
 }
 
+/// Settings the learned selector's ranking contributes to a cycle's reuse
+/// phase: as many as a schedule of `experiments/transfer.py` tries.
+pub const LEARNED_REUSE: usize = 5;
+
 /// Features of a puzzle and the case base ranked against them.
 pub struct Retrieval {
     pub features: FeatureReport,
@@ -239,7 +243,7 @@ pub async fn run(
             return Ok(report(puzzle, sim, config, nothing, None, true));
         }
     };
-    let (mut progress, reused) = plan_attempts(&found, cb, config, &space);
+    let (mut progress, reused) = plan_attempts(&found, cb, sim, config, &space);
     let hard = variant::Context {
         cb,
         sim,
@@ -273,6 +277,7 @@ pub async fn run(
 fn plan_attempts(
     found: &Retrieval,
     cb: &CaseBase,
+    sim: &dyn Similarity,
     config: &CycleConfig,
     space: &Space,
 ) -> (Progress, Vec<(String, ParamSet)>) {
@@ -285,9 +290,20 @@ fn plan_attempts(
     // A case solved by the fluid search is no use where the solver would
     // refuse it (a puzzle without units): it is not reused there.
     let units = found.features.fluid_units;
-    let reuse: Vec<(String, ParamSet)> = found.ranked[..found.retrieved]
-        .iter()
-        .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+    // A measure that ranks settings itself (the learned selector) gives
+    // its best few; otherwise the retrieved cases' parameters, in order.
+    let ranked = (config.retrieval == Mode::Similar)
+        .then(|| sim.settings(&found.features.features, cb))
+        .flatten();
+    let reuse: Vec<(String, ParamSet)> = match ranked {
+        Some(settings) => settings.into_iter().take(LEARNED_REUSE).collect(),
+        None => found.ranked[..found.retrieved]
+            .iter()
+            .map(|r| (r.name.clone(), cb.cases[r.index].params.clone()))
+            .collect(),
+    };
+    let reuse: Vec<(String, ParamSet)> = reuse
+        .into_iter()
         .filter(|(_, p)| !p.algorithm.fluid() || units >= plan::FLUID_UNITS)
         .collect();
     let general = plan::general_settings(spaces, units);

@@ -46,6 +46,7 @@ pub mod flags;
 pub mod grid;
 pub mod improve;
 pub mod interrupt;
+pub mod learn;
 pub mod launch;
 pub mod params;
 pub mod park;

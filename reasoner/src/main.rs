@@ -20,7 +20,7 @@ use reasoner::launch;
 use reasoner::params::{Algorithm, Heuristic, Metric, ParamSet};
 use reasoner::plan::SearchConfig;
 use reasoner::runner::{RunLimits, RunStatus, Runner};
-use reasoner::similarity::{self, scaled_size, Similarity, SCALED_SIZE};
+use reasoner::similarity::{scaled_size, Similarity, SCALED_SIZE};
 use reasoner::space::Space;
 use reasoner::Error;
 
@@ -45,6 +45,39 @@ enum Command {
     /// Print the thesis's four general settings (§8.2) for a puzzle with S
     /// spaces, the stand-ins for cases when the case base is empty.
     Settings(SettingsArgs),
+    /// Fit the retrieval to a case base's performance profiles
+    /// (leave-one-out) and store it in the case base.
+    Learn(LearnArgs),
+    /// Print the settings the reasoner would try first on a puzzle, in
+    /// order, without running them.
+    Rank(RankArgs),
+}
+
+#[derive(Args, Debug)]
+struct LearnArgs {
+    /// Case-base file (its cases with profiles are fitted to).
+    casebase: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct RankArgs {
+    /// Puzzle file.
+    puzzle: PathBuf,
+    /// Case-base file.
+    #[arg(long, value_name = "FILE")]
+    casebase: PathBuf,
+    /// Retrieval: learned, thesis, extended, random or none (default:
+    /// learned when the case base has a fit, else thesis).
+    #[arg(long)]
+    similarity: Option<String>,
+    /// Seed of random retrieval.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print JSON: {similarity, puzzle, settings: [{params, args, predicted_positions, source}]}.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    solver: SolverArg,
 }
 
 #[derive(Args, Debug)]
@@ -153,9 +186,12 @@ struct SolveArgs {
     /// also use {name}, {mem_mb}, {time_s} (see reasoner/README.md).
     #[arg(long, value_name = "HOW", default_value = "local")]
     launcher: String,
-    /// Similarity measure: thesis or extended (thesis + the solver's extra features).
-    #[arg(long, default_value = "thesis")]
-    similarity: String,
+    /// Similarity measure: thesis, extended (thesis + the solver's extra
+    /// features) or learned (the case base's fit, `reasoner learn`: ranks
+    /// settings by their cost on the nearest cases); default: learned when
+    /// the case base has a fit, else thesis.
+    #[arg(long)]
+    similarity: Option<String>,
     /// Which cases to reuse: similar (the most similar by --similarity), random
     /// (one case drawn from the seed) or none (the general settings, as with an
     /// empty case base); random and none are ablations for experiments.
@@ -187,9 +223,10 @@ struct RetrieveArgs {
     /// Case-base file.
     #[arg(long, value_name = "FILE")]
     casebase: PathBuf,
-    /// Similarity measure: thesis or extended.
-    #[arg(long, default_value = "thesis")]
-    similarity: String,
+    /// Similarity measure: thesis, extended or learned (default: learned
+    /// when the case base has a fit, else thesis).
+    #[arg(long)]
+    similarity: Option<String>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -330,6 +367,8 @@ async fn run(cli: Cli, mut stop: Interrupt) -> Result<i32, Error> {
         // lock: on a thread of their own, so that a signal ends the wait.
         Command::Casebase(c) => stop.blocking(move |gate| casebase_command(c, gate)).await,
         Command::Settings(a) => stop.until(settings(a)).await,
+        Command::Learn(a) => stop.blocking(move |gate| learn(a, gate)).await,
+        Command::Rank(a) => stop.until(rank(a)).await,
     };
     other.unwrap_or_else(|| Ok(interrupted(&stop)))
 }
@@ -364,17 +403,72 @@ async fn settings(a: SettingsArgs) -> Result<i32, Error> {
     Ok(0)
 }
 
-fn similarity_named(name: &str) -> Result<Box<dyn Similarity>, Error> {
-    similarity::by_name(name).ok_or_else(|| {
-        Error::Usage(format!(
-            "unknown similarity {name:?}; use one of {}",
-            similarity::NAMES.join(", ")
-        ))
-    })
+/// The similarity `--similarity` names for case base `cb` (its default:
+/// learned when `cb` has a fit, else thesis).
+fn similarity_named(name: Option<&str>, cb: &CaseBase) -> Result<Box<dyn Similarity>, Error> {
+    reasoner::learn::rank::similarity_for(name, cb).map_err(Error::Usage)
+}
+
+/// `reasoner learn`: fits the retrieval to the case base under its lock.
+fn learn(a: LearnArgs, gate: &Gate) -> Result<i32, Error> {
+    casebase::file::regular_or_missing(&a.casebase)?;
+    casebase::load(&a.casebase)?;
+    let fitted = casebase::update(&a.casebase, |cb| {
+        gate.pass_for(&a.casebase)?;
+        let (sim, fit, n) = reasoner::learn::fit_casebase(cb).ok_or_else(|| Error::CaseBase {
+            path: a.casebase.clone(),
+            message: "fewer than two cases have a performance profile to learn from; \
+                      build one with `reasoner casebase from-matrix` or `reasoner solve --retain`"
+                .to_string(),
+        })?;
+        cb.learned = Some(sim.to_learned(n as u64));
+        Ok((sim, fit, n))
+    })?;
+    let (sim, fit, n) = fitted;
+    println!(
+        "fitted on {n} cases with profiles: k = {}, leave-one-out PAR2 positions {:.0} (thesis weights: {:.0})",
+        fit.k, fit.loss, fit.thesis_loss
+    );
+    for (name, w) in reasoner::learn::terms::names().iter().zip(&sim.weights) {
+        if *w != 0.0 {
+            println!("  {name:<26} {w:.6}");
+        }
+    }
+    Ok(0)
+}
+
+/// `reasoner rank`: the settings a retrieval would try first, in order.
+async fn rank(a: RankArgs) -> Result<i32, Error> {
+    casebase::file::regular_or_missing(&a.casebase)?;
+    let cb = casebase::load(&a.casebase)?;
+    let sim = similarity_named(a.similarity.as_deref(), &cb)?;
+    let mode = a.similarity.clone().unwrap_or_else(|| sim.name().to_string());
+    if !reasoner::learn::rank::MODES.contains(&mode.as_str()) {
+        return Err(Error::Usage(format!(
+            "unknown retrieval {mode:?}; use one of {}",
+            reasoner::learn::rank::MODES.join(", ")
+        )));
+    }
+    let runner = a.solver.runner()?;
+    let found = runner.features(&a.puzzle, None).await?;
+    let ranked = reasoner::learn::rank::rank(&mode, &found, &cb, a.seed).map_err(Error::Usage)?;
+    if a.json {
+        println!("{}", reasoner::learn::rank::to_json(&mode, &found.puzzle, &ranked));
+        return Ok(0);
+    }
+    println!("settings for {} by {mode} retrieval:", a.puzzle.display());
+    for (i, r) in ranked.iter().enumerate() {
+        let predicted = r.predicted.map(|p| format!("{p:>12.0}")).unwrap_or_default();
+        println!("{:>3}: {predicted}  {}  ({})", i + 1, r.params, r.source);
+    }
+    Ok(0)
 }
 
 async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
-    let sim = similarity_named(&a.similarity)?;
+    // A misspelt measure is refused before the case base is read.
+    if a.similarity.as_deref() != Some("learned") {
+        similarity_named(a.similarity.as_deref(), &CaseBase::new())?;
+    }
     casebase::file::regular_or_missing(&a.casebase)?;
     let cb = if a.retain {
         // Refuse an unwritable case base now, not after the search.
@@ -389,6 +483,7 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     } else {
         Arc::new(casebase::load(&a.casebase)?)
     };
+    let sim = similarity_named(a.similarity.as_deref(), &cb)?;
     let config = cycle_config(&a)?;
     let runner = solve_runner(&a, &config)?;
     let mut report = cycle::run(
@@ -509,9 +604,9 @@ fn print_report(report: &reasoner::report::Report, json: bool) {
 }
 
 async fn retrieve(a: RetrieveArgs) -> Result<i32, Error> {
-    let sim = similarity_named(&a.similarity)?;
     casebase::file::regular_or_missing(&a.casebase)?;
     let cb = casebase::load(&a.casebase)?;
+    let sim = similarity_named(a.similarity.as_deref(), &cb)?;
     let runner = a.solver.runner()?;
     let found = cycle::retrieve(&runner, &a.puzzle, &cb, sim.as_ref(), None).await?;
     let f = &found.features.features;

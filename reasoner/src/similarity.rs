@@ -53,6 +53,18 @@ pub trait Similarity: Send + Sync {
     fn distance(&self, query: &Features, case: &Features) -> f64 {
         self.terms(query, case).iter().map(|(_, v)| v).sum()
     }
+
+    /// The settings to reuse for a puzzle of features `query`, best first,
+    /// when the measure ranks settings itself (the learned selector, from
+    /// the cases' performance profiles); `None`: reuse the most similar
+    /// cases' parameters, as the thesis does.
+    fn settings(
+        &self,
+        _query: &Features,
+        _cb: &crate::casebase::CaseBase,
+    ) -> Option<Vec<(String, crate::params::ParamSet)>> {
+        None
+    }
 }
 
 /// The thesis's similarity (§7.2.2), optionally with the extra features.
