@@ -796,12 +796,13 @@ fn profile(report: &Report) -> Vec<casebase::schema::Trial> {
             length,
         })
     };
-    report
+    let trials: Vec<_> = report
         .attempts
         .iter()
         .filter(|a| !matches!(a.phase, Phase::Variant | Phase::SplitPart))
         .filter_map(trial)
-        .collect()
+        .collect();
+    casebase::merge::union([&trials[..]])
 }
 
 /// The positions the winning attempt's solution cost. A door split's

@@ -13,7 +13,8 @@
 //!   proximity search's draws (`grid.rs`), and the best of them was found by
 //!   trying them.
 //! * Its profile is every row of the puzzle but those with status `error`
-//!   (a run that gave no answer says nothing about the setting).
+//!   (a run that gave no answer says nothing about the setting), one per
+//!   setting and limit, in the order a merge gives ([`super::merge::union`]).
 //! * A puzzle no setting solved gives no case (counted in the summary).
 //! * A puzzle the case base holds already (same SHA-256) keeps its case:
 //!   the profiles are joined and the better outcome kept, as a merge does
@@ -158,6 +159,7 @@ pub async fn case_of(
         )));
     }
     let features = runner.features(path, None).await?;
+    let trials: Vec<Trial> = rows.iter().filter_map(|(r, _)| r.trial()).collect();
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -186,7 +188,7 @@ pub async fn case_of(
             found_by,
             found_at: Some(super::schema::utc_now()),
         },
-        profile: rows.iter().filter_map(|(r, _)| r.trial()).collect(),
+        profile: super::merge::union([&trials[..]]),
     }))
 }
 
