@@ -3,30 +3,24 @@
 //! writes the cycle's attempts as the new case's profile.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{json, Value};
 
 mod reasoner_common;
-use reasoner_common::{json_of, s, Scratch};
-
-fn reasoner(args: &[&str]) -> Output {
-    Command::new(end_to_end::reasoner_bin())
-        .args(args)
-        .current_dir(end_to_end::workspace_root())
-        .output()
-        .unwrap()
-}
+use reasoner_common::{json_of, listed_cases as cases, reasoner_at_root as reasoner, s, Scratch};
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// The case base's cases as `casebase list --json` shows them.
-fn cases(path: &Path) -> Vec<Value> {
-    let out = reasoner(&["casebase", "list", s(path), "--json"]);
-    end_to_end::assert_success(&out, "");
-    json_of(&out)["case"].as_array().unwrap().clone()
+/// Asserts that the command succeeded and its output says each of `parts`.
+fn says(out: &Output, parts: &[&str]) {
+    end_to_end::assert_success(out, "");
+    let said = String::from_utf8_lossy(&out.stdout);
+    for part in parts {
+        assert!(said.contains(part), "{part:?} in {said}");
+    }
 }
 
 /// The case base's text read as TOML.
@@ -110,13 +104,12 @@ fn from_matrix_builds_one_case_per_solved_puzzle() {
         args.extend(extra);
         reasoner(&args)
     };
-    let out = run(&["--exclude-family", "rush"]);
-    end_to_end::assert_success(&out, "");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        said.contains("8 rows (1 left out by --exclude-family), 3 puzzles: 2 cases added")
-            && said.contains("1 skipped"),
-        "{said}"
+    says(
+        &run(&["--exclude-family", "rush"]),
+        &[
+            "8 rows (1 left out by --exclude-family), 3 puzzles: 2 cases added",
+            "1 skipped",
+        ],
     );
     let got = cases(&cb);
     let names: Vec<&str> = got.iter().map(|c| c["name"].as_str().unwrap()).collect();
@@ -147,13 +140,7 @@ fn from_matrix_builds_one_case_per_solved_puzzle() {
         .all(|t| t["limit"].as_integer() == Some(200000)));
     assert_eq!(case(0)["trial"].as_array().unwrap().len(), 2);
     // Again without the exclusion: the two cases kept, rush_10 added.
-    let out = run(&[]);
-    end_to_end::assert_success(&out, "");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        said.contains("1 cases added") && said.contains("2 kept"),
-        "{said}"
-    );
+    says(&run(&[]), &["1 cases added", "2 kept"]);
     let again = toml_of(&cb);
     assert_eq!(again["case"].as_array().unwrap().len(), 3);
     assert_eq!(&again["case"].as_array().unwrap()[1], classic_case);
