@@ -772,12 +772,53 @@ pub fn retain(
             .iter()
             .position(|c| c.provenance.sha256.as_deref() == Some(sha256.as_str()));
         let retained = match existing {
-            Some(i) => update_case(&mut cb.cases[i], winner, report, outcome, provenance),
+            Some(i) => {
+                let case = &mut cb.cases[i];
+                case.profile = casebase::merge::union([&case.profile[..], &profile(report)[..]]);
+                update_case(case, winner, report, outcome, provenance)
+            }
             None => add_case(cb, puzzle, winner, report, outcome, provenance),
         };
         Ok(retained)
     })?;
     Ok(Some(retained))
+}
+
+/// The profile a cycle gives its puzzle's case: every attempt that ran on
+/// the puzzle and answered (not cancelled or failed; not a variant's or a
+/// door split part's, which ran other puzzles), the winner included. The
+/// limit is the cycle's position limit, none for the final run: the
+/// report keeps no other (a reuse of the puzzle's own case ran under a
+/// raised one, a run the budget cut under a lower one).
+fn profile(report: &Report) -> Vec<casebase::schema::Trial> {
+    use sbp_protocol::Status;
+    let trial = |a: &AttemptRecord| {
+        let status = match a.result.status {
+            RunStatus::Solved => Status::Solved,
+            RunStatus::NoSolution => Status::NoSolution,
+            RunStatus::LimitReached => Status::LimitReached,
+            _ => return None,
+        };
+        let length = match a.params.metric {
+            crate::params::Metric::Moves => a.result.moves,
+            crate::params::Metric::Steps => a.result.steps,
+        };
+        Some(casebase::schema::Trial {
+            params: a.params.clone(),
+            status,
+            positions: a.result.positions_examined.unwrap_or(0),
+            limit: (a.phase != Phase::Final).then_some(report.position_limit),
+            seconds: Some(a.result.elapsed_ms as f64 / 1000.0),
+            length,
+        })
+    };
+    let trials: Vec<_> = report
+        .attempts
+        .iter()
+        .filter(|a| !matches!(a.phase, Phase::Variant | Phase::SplitPart))
+        .filter_map(trial)
+        .collect();
+    casebase::merge::union([&trials[..]])
 }
 
 /// The positions the winning attempt's solution cost. A door split's
@@ -847,7 +888,7 @@ fn add_case(
         features: report.features.clone(),
         params: winner.params.clone(),
         outcome,
-        profile: Vec::new(),
+        profile: profile(report),
     });
     Retained {
         case: name,

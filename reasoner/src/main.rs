@@ -263,6 +263,10 @@ enum CaseBaseCommand {
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
+    /// Build or extend a case base from performance-matrix rows (JSON Lines,
+    /// one solver run each): one case per puzzle some setting solved, its
+    /// profile every run (casebase/README.md).
+    FromMatrix(FromMatrixArgs),
     /// Import the thesis's text case base (§7.2.1) into a TOML case base.
     Import {
         /// Legacy case-base file (`!`-separated sections, `!!` at the end).
@@ -274,6 +278,21 @@ enum CaseBaseCommand {
         #[arg(long)]
         replace: bool,
     },
+}
+
+#[derive(Args, Debug)]
+struct FromMatrixArgs {
+    /// Matrix files (JSON Lines, as `experiments/` writes them).
+    #[arg(required = true, value_name = "MATRIX.jsonl")]
+    matrices: Vec<PathBuf>,
+    /// The case base to build or extend (created if missing).
+    #[arg(long, value_name = "FILE")]
+    casebase: PathBuf,
+    /// Leave out the rows of this family (repeatable): leave-one-family-out.
+    #[arg(long, value_name = "F")]
+    exclude_family: Vec<String>,
+    #[command(flatten)]
+    solver: SolverArg,
 }
 
 #[derive(Args, Debug)]
@@ -363,6 +382,7 @@ async fn run(cli: Cli, mut stop: Interrupt) -> Result<i32, Error> {
         Command::Solve(a) => return solve(a, stop).await,
         Command::Retrieve(a) => stop.until(retrieve(a)).await,
         Command::Casebase(CaseBaseCommand::Add(a)) => return add(a, stop).await,
+        Command::Casebase(CaseBaseCommand::FromMatrix(a)) => return from_matrix(a, stop).await,
         // They read and write files only, and may wait for a case base's
         // lock: on a thread of their own, so that a signal ends the wait.
         Command::Casebase(c) => stop.blocking(move |gate| casebase_command(c, gate)).await,
@@ -738,6 +758,9 @@ fn casebase_command(c: CaseBaseCommand, gate: &Gate) -> Result<i32, Error> {
         } => import(&from, &into, replace, gate),
         CaseBaseCommand::Merge { inputs, output } => merge(&inputs, &output, gate),
         CaseBaseCommand::Add(a) => unreachable!("`add` runs solvers: see `run` ({a:?})"),
+        CaseBaseCommand::FromMatrix(a) => {
+            unreachable!("`from-matrix` runs solvers: see `run` ({a:?})")
+        }
     }
 }
 
@@ -812,6 +835,12 @@ fn merge(inputs: &[PathBuf], output: &Path, gate: &Gate) -> Result<i32, Error> {
         merged.dropped,
         merged.renamed
     );
+    if merged.learned_dropped {
+        println!(
+            "note: the inputs' [learned] fits differ (or some have none), so none is kept: \
+             it was fitted to other cases; run `reasoner learn` on the merged case base"
+        );
+    }
     Ok(0)
 }
 
@@ -897,6 +926,33 @@ async fn add(a: AddArgs, mut stop: Interrupt) -> Result<i32, Error> {
         Some(done) => {
             done?;
             println!("{summary}");
+            Ok(0)
+        }
+    }
+}
+
+/// `casebase from-matrix`: the cases built from the matrix (`solver
+/// features` for each puzzle), then added under the case base's lock.
+async fn from_matrix(a: FromMatrixArgs, mut stop: Interrupt) -> Result<i32, Error> {
+    casebase::file::regular_or_missing(&a.casebase)?;
+    casebase::file::check_writable(&a.casebase)?;
+    let runner = a.solver.runner()?;
+    let build = casebase::matrix::build(&runner, &a.matrices, &a.exclude_family);
+    let mut built = match stop.until(build).await {
+        None => return Ok(interrupted(&stop)),
+        Some(built) => built?,
+    };
+    let (file, cases) = (a.casebase.clone(), std::mem::take(&mut built.cases));
+    let added = stop.blocking(move |gate| {
+        casebase::update(&file, |cb| {
+            gate.pass_for(&file)?;
+            Ok(casebase::matrix::add_all(cb, cases))
+        })
+    });
+    match added.await {
+        None => Ok(interrupted(&stop)),
+        Some(added) => {
+            println!("{}", built.summary(&added?, &a.casebase));
             Ok(0)
         }
     }

@@ -25,7 +25,7 @@ fn big_casebase(path: &Path, n: usize) -> BTreeSet<String> {
     let seed = std::fs::read_to_string(end_to_end::workspace_root().join("casebase/seed.toml"))
         .expect("casebase/seed.toml is readable");
     let cases: Vec<&str> = seed.split("[[case]]\n").skip(1).collect();
-    let mut text = String::from("version = 1\n");
+    let mut text = String::from("version = 2\n");
     let mut names = BTreeSet::new();
     for k in 0..n {
         let mut lines = cases[k % cases.len()].lines();

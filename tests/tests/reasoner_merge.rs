@@ -2,28 +2,11 @@
 //! hash), the better parameters kept, the same file for any input order,
 //! bad inputs refused with their file and line and nothing written.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
 mod reasoner_common;
-use reasoner_common::{json_of, s, Scratch};
-
-fn reasoner(args: &[&str]) -> Output {
-    Command::new(end_to_end::reasoner_bin())
-        .args(args)
-        .current_dir(end_to_end::workspace_root())
-        .output()
-        .unwrap()
-}
+use reasoner_common::{listed_cases as cases, reasoner_at_root as reasoner, s, Scratch};
 
 fn seed() -> String {
     std::fs::read_to_string(end_to_end::workspace_root().join("casebase/seed.toml")).unwrap()
-}
-
-fn cases(path: &Path) -> Vec<serde_json::Value> {
-    let out = reasoner(&["casebase", "list", s(path), "--json"]);
-    end_to_end::assert_success(&out, "");
-    json_of(&out)["case"].as_array().unwrap().clone()
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! The `toml` crate builds a document of the whole file before it hands out
 //! a single case: a 100,000-case base (110 MB) took seconds and about 25
 //! times its size in memory (issue 44). A case base is a prelude
-//! (`version = 1`) followed by `[[case]]` tables, and no case's table can
+//! (`version = 2` and the `[learned]` table, when there is one) followed by
+//! `[[case]]` tables, and no case's table can
 //! reach into another's, so each part is read on its own, on every core,
 //! and the cases are joined in file order. The same holds for writing.
 //!
@@ -31,8 +32,10 @@ struct Part {
 
 /// What the case base holds besides its cases, written before them.
 #[derive(Serialize)]
-struct Prelude {
+struct Prelude<'a> {
     version: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learned: Option<&'a super::schema::Learned>,
 }
 
 /// One case written on its own, as its `[[case]]` table.
@@ -128,6 +131,7 @@ pub fn to_string(cb: &CaseBase) -> Result<String, toml::ser::Error> {
     }
     let mut text = toml::to_string(&Prelude {
         version: cb.version,
+        learned: cb.learned.as_ref(),
     })?;
     text.push_str(&cases_to_string(&cb.cases)?);
     Ok(text)
@@ -223,6 +227,35 @@ mod tests {
             to_string(&CaseBase::new()).unwrap(),
             "version = 2\ncase = []\n"
         );
+    }
+
+    /// A case base with profiles and a `[learned]` table reads and writes
+    /// part by part as `toml` does the whole file, the table in the prelude;
+    /// and with the table after the cases (valid TOML, by hand) it is left
+    /// to the whole file.
+    #[test]
+    fn profiles_and_the_learned_table_are_the_whole_file() {
+        let mut cb = many(2 * MIN_CASES_PER_THREAD + 3);
+        for (k, case) in cb.cases.iter_mut().enumerate().step_by(7) {
+            let name = case.name.clone();
+            *case = crate::casebase::tests::profiled(&name);
+            case.profile[0].positions = k as u64;
+        }
+        cb.learned = Some(crate::casebase::tests::learned());
+        let text = toml::to_string(&cb).unwrap();
+        assert_eq!(to_string(&cb).unwrap(), text);
+        assert!(
+            text.starts_with("version = 2\n\n[learned]\n"),
+            "{}",
+            &text[..200]
+        );
+        assert_eq!(parse(&text).as_ref(), Some(&cb));
+        assert_eq!(whole(&text), cb);
+        assert!(reads_back(&text));
+        let first = text.find("[[case]]").unwrap();
+        let moved = format!("version = 2\n\n{}\n{}", &text[first..], &text[12..first]);
+        assert_eq!(whole(&moved), cb);
+        assert!(parse(&moved).is_none());
     }
 
     /// What the quick reader and writer leave to `toml` (strings with

@@ -1,7 +1,9 @@
 //! A quick reader and writer for one case's `[[case]]` table in the form
-//! the reasoner writes: `[table]` headers, `key = value` lines of bare keys
-//! and one-line values (basic strings without escapes, numbers, booleans,
-//! arrays of those), blank and comment lines.
+//! the reasoner writes: `[table]` and `[[array of tables]]` headers (a
+//! case's profile is `[[case.trial]]` tables, each with its
+//! `[case.trial.params]`), `key = value` lines of bare keys and one-line
+//! values (basic strings without escapes, numbers, booleans, arrays of
+//! those), blank and comment lines.
 //!
 //! The `toml` crate took about 35 µs per case to read one and as long to
 //! write it, most of a 100,000-case base's load (issue 44); this takes a
@@ -49,8 +51,15 @@ pub fn read_case(text: &str) -> Option<Case> {
             continue;
         }
         if let Some(header) = line.strip_prefix('[') {
-            path = table_path(header)?;
-            open_table(&mut root, &path)?;
+            let (array, inner) = match header.strip_prefix('[') {
+                Some(h) => (true, h.strip_suffix("]]")?),
+                None => (false, header.strip_suffix(']')?),
+            };
+            path = table_path(inner)?;
+            match array {
+                true => push_table(&mut root, &path)?,
+                false => open_table(&mut root, &path)?,
+            }
             continue;
         }
         let (key, value) = line.split_once('=')?;
@@ -71,9 +80,8 @@ fn is_plain_comment(line: &str) -> bool {
     line.starts_with('#') && !line.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f)
 }
 
-/// The keys after `case` of a header `[case.a.b]` (its `[` taken off).
-fn table_path(header: &str) -> Option<Vec<&str>> {
-    let inner = header.strip_suffix(']')?;
+/// The keys after `case` of a header `[case.a.b]` (its brackets taken off).
+fn table_path(inner: &str) -> Option<Vec<&str>> {
     let mut keys = inner.split('.');
     if keys.next()? != "case" {
         return None;
@@ -94,11 +102,45 @@ fn open_table<'a>(root: &mut Entries<'a>, path: &[&'a str]) -> Option<()> {
     Some(())
 }
 
-/// The table at `path` below `root`.
+/// A new table appended to the array of tables at `path` (`[[case.trial]]`),
+/// the array made by the first such header; `None` when a key of that name
+/// holds anything else (TOML refuses to extend a static array, `trial = []`).
+fn push_table<'a>(root: &mut Entries<'a>, path: &[&'a str]) -> Option<()> {
+    let (last, parent) = path.split_last()?;
+    let parent = table_at(root, parent)?;
+    match parent.iter_mut().find(|(k, _)| k == last) {
+        None => parent.push((
+            Cow::Borrowed(*last),
+            Node::Array(vec![Node::Table(Vec::new())]),
+        )),
+        Some((_, node)) if is_table_array(node) => {
+            let Node::Array(items) = node else {
+                return None;
+            };
+            items.push(Node::Table(Vec::new()));
+        }
+        Some(_) => return None,
+    }
+    Some(())
+}
+
+/// Whether `node` is an array of tables: one that only `[[...]]` headers
+/// make in the quick form (it reads no inline tables).
+fn is_table_array(node: &Node) -> bool {
+    matches!(node, Node::Array(items)
+        if !items.is_empty() && items.iter().all(|i| matches!(i, Node::Table(_))))
+}
+
+/// The table at `path` below `root`; through an array of tables, its last
+/// table (as TOML reads `[case.trial.params]` after `[[case.trial]]`).
 fn table_at<'t, 'a>(mut table: &'t mut Entries<'a>, path: &[&str]) -> Option<&'t mut Entries<'a>> {
     for key in path {
         match table.iter_mut().find(|(k, _)| k == key) {
             Some((_, Node::Table(t))) => table = t,
+            Some((_, Node::Array(items))) => match items.last_mut() {
+                Some(Node::Table(t)) => table = t,
+                _ => return None,
+            },
             _ => return None,
         }
     }
@@ -202,16 +244,17 @@ pub fn write_case(case: &Case, out: &mut String) -> bool {
     }
 }
 
-/// The key/value lines of `table`, then its tables under their headers
-/// below `path`, as `toml` orders them.
+/// The key/value lines of `table`, then its tables and arrays of tables
+/// under their headers below `path`, in the order of their keys, as `toml`
+/// orders them.
 fn write_table(table: &Entries, path: &str, out: &mut String) -> bool {
-    let is_table = |(_, v): &(Cow<str>, Node)| matches!(v, Node::Table(_));
-    if table.iter().all(is_table) && table.iter().any(is_table) {
+    let nested = |v: &Node| matches!(v, Node::Table(_)) || is_table_array(v);
+    if table.iter().all(|(_, v)| nested(v)) && !table.is_empty() {
         // `toml` may leave such a table's header out: not the quick form.
         return false;
     }
     for (key, value) in table {
-        if matches!(value, Node::Table(_)) {
+        if nested(value) {
             continue;
         }
         if bare_key(key).is_none() {
@@ -225,14 +268,30 @@ fn write_table(table: &Entries, path: &str, out: &mut String) -> bool {
         out.push('\n');
     }
     for (key, value) in table {
-        let Node::Table(inner) = value else { continue };
+        let tables: Vec<&Entries> = match value {
+            Node::Table(inner) => vec![inner],
+            Node::Array(items) if is_table_array(value) => items
+                .iter()
+                .filter_map(|i| match i {
+                    Node::Table(t) => Some(t),
+                    _ => None,
+                })
+                .collect(),
+            _ => continue,
+        };
         if bare_key(key).is_none() {
             return false;
         }
         let path = format!("{path}.{key}");
-        out.push_str(&format!("\n[{path}]\n"));
-        if !write_table(inner, &path, out) {
-            return false;
+        let header = match value {
+            Node::Table(_) => format!("\n[{path}]\n"),
+            _ => format!("\n[[{path}]]\n"),
+        };
+        for inner in tables {
+            out.push_str(&header);
+            if !write_table(inner, &path, out) {
+                return false;
+            }
         }
     }
     true
@@ -649,6 +708,39 @@ mod tests {
         assert!(write_case(&c, &mut quick));
         assert_eq!(quick, by_toml(&c));
         assert_eq!(read_case(&quick), Some(c));
+    }
+
+    /// A case with a profile (`[[case.trial]]` tables, each with its
+    /// `[case.trial.params]` and one with a `variant` table below that) is
+    /// written as `toml` writes it and read back.
+    #[test]
+    fn a_profile_is_written_as_toml_writes_it_and_read_back() {
+        let c = crate::casebase::tests::profiled("profiled");
+        let mut quick = String::new();
+        assert!(write_case(&c, &mut quick));
+        assert_eq!(quick, by_toml(&c));
+        assert_eq!(quick.matches("\n[[case.trial]]\n").count(), 3, "{quick}");
+        assert!(quick.contains("\n[case.trial.params.variant]\n"), "{quick}");
+        assert_eq!(read_case(&quick), Some(c));
+    }
+
+    /// Arrays of tables written another way than `toml` would accept, or
+    /// than the quick reader reads alike, are left to `toml`.
+    #[test]
+    fn the_quick_reader_leaves_odd_arrays_of_tables_to_toml() {
+        let text = by_toml(&crate::casebase::tests::profiled("a"));
+        let first = "[[case.trial]]\nstatus = \"solved\"";
+        assert_eq!(text.matches(first).count(), 1);
+        for (from, to) in [
+            (first, "trial = []\n[[case.trial]]\nstatus = \"solved\""),
+            (first, "[case.trial]\nstatus = \"solved\""),
+            (first, "[[case.trial]]\n[[case.trial]]\nstatus = \"solved\""),
+            ("[case.params]", "[[case.params]]"),
+            ("[case.outcome]", "[[case.outcome]]\n[case.outcome]"),
+        ] {
+            let odd = text.replacen(from, to, 1);
+            assert_eq!(read_case(&odd), None, "{to}");
+        }
     }
 
     /// The quick reader refuses what it does not fully read, so that

@@ -9,14 +9,24 @@
 //!   parameters solved it examining fewer positions (unknown counts as more),
 //!   then the shorter solution in steps, then in moves. Further ties are broken
 //!   by the case's full text, so the choice never depends on input order.
+//! * The kept case's profile is the union of the profiles of all the cases
+//!   of its puzzle ([`union`]): one trial per setting and position limit;
+//!   of two trials of the same setting and limit the better is kept
+//!   ([`trial_order`]: solved first, then fewer positions, shorter
+//!   solution, fewer seconds, then the trial's text), sorted by setting and
+//!   limit.
 //! * The result is sorted by case name; two different puzzles with the same
 //!   name keep it apart with ` (2)`, ` (3)`... in hash order.
+//! * The `[learned]` fit is kept only when every input holds the same one;
+//!   else it is dropped ([`Merged::learned_dropped`]): it was fitted to other
+//!   cases (`reasoner learn` fits it again).
 //!
 //! The same inputs in any order therefore give the same file.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::schema::Trial;
 use super::{Case, CaseBase, Outcome};
 
 /// What a merge did, for the summary line.
@@ -29,6 +39,94 @@ pub struct Merged {
     pub dropped: usize,
     /// Cases renamed because another puzzle's case had the same name.
     pub renamed: usize,
+    /// Whether an input's `[learned]` fit was dropped (the inputs' fits
+    /// differ, or some have none).
+    pub learned_dropped: bool,
+}
+
+/// Which setting and limit a trial is of, for [`union`]: the parameters
+/// with their settings in name order (two sets are equal in any order).
+fn trial_key(t: &Trial) -> (String, Option<u64>) {
+    let p = &t.params;
+    let mut settings: Vec<String> = p.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    settings.sort();
+    let variant = p.variant.as_ref().map(|r| format!(" variant({r})"));
+    let set = format!(
+        "{} {} w{} {} {}{}",
+        p.algorithm.name(),
+        p.heuristic.name(),
+        p.weight,
+        p.metric.name(),
+        settings.join(" "),
+        variant.unwrap_or_default()
+    );
+    (set, t.limit)
+}
+
+/// A total order of trials of one setting and limit, best first: solved,
+/// then no solution, then stopped at the limit; then fewer positions, a
+/// shorter solution, fewer seconds (unknown counts as more), then the text.
+pub fn trial_order(a: &Trial, b: &Trial) -> Ordering {
+    use sbp_protocol::Status;
+    let rank = |t: &Trial| match t.status {
+        Status::Solved => 0,
+        Status::NoSolution => 1,
+        Status::LimitReached => 2,
+    };
+    let or_max = |v: Option<u64>| v.unwrap_or(u64::MAX);
+    let seconds = |t: &Trial| t.seconds.unwrap_or(f64::INFINITY);
+    (rank(a), a.positions, or_max(a.length))
+        .cmp(&(rank(b), b.positions, or_max(b.length)))
+        .then_with(|| seconds(a).total_cmp(&seconds(b)))
+        .then_with(|| trial_text(a).cmp(&trial_text(b)))
+}
+
+fn trial_text(t: &Trial) -> String {
+    serde_json::to_string(t).unwrap_or_default()
+}
+
+/// The union of some profiles: one trial per setting and limit, the best
+/// by [`trial_order`], sorted by setting and limit; the same for any order
+/// of the profiles and of their trials.
+pub fn union<'a>(profiles: impl IntoIterator<Item = &'a [Trial]>) -> Vec<Trial> {
+    let mut best: BTreeMap<(String, Option<u64>), &Trial> = BTreeMap::new();
+    for trial in profiles.into_iter().flatten() {
+        best.entry(trial_key(trial))
+            .and_modify(|kept| {
+                if trial_order(trial, kept) == Ordering::Less {
+                    *kept = trial;
+                }
+            })
+            .or_insert(trial);
+    }
+    best.into_values().cloned().collect()
+}
+
+/// Takes `new`, a case of the same puzzle, into `case` (retain and
+/// `from-matrix` do): the union of their profiles, and `new`'s parameters,
+/// outcome, features and provenance when its outcome is [`better`]; whether
+/// those were taken. The case keeps its name and comment.
+pub fn absorb(case: &mut Case, new: Case) -> bool {
+    let profile = union([case.profile.as_slice(), new.profile.as_slice()]);
+    let taken = better(&new.outcome, &case.outcome);
+    if taken {
+        case.params = new.params;
+        case.outcome = new.outcome;
+        case.features = new.features;
+        case.provenance = new.provenance;
+    }
+    case.profile = profile;
+    taken
+}
+
+/// The inputs' common `[learned]` fit, and whether one was dropped.
+fn common_learned(bases: &[CaseBase]) -> (Option<super::schema::Learned>, bool) {
+    let first = bases.first().and_then(|b| b.learned.clone());
+    let same = bases.iter().all(|b| b.learned == first);
+    match same {
+        true => (first, false),
+        false => (None, true),
+    }
 }
 
 /// Whether the outcome `new` is strictly better than `old`: fewer positions
@@ -68,20 +166,33 @@ fn puzzle_key(c: &Case) -> String {
 /// Merges case bases as described in the module documentation.
 pub fn merge(bases: &[CaseBase]) -> Merged {
     let read = bases.iter().map(|b| b.cases.len()).sum();
-    let mut best: BTreeMap<String, &Case> = BTreeMap::new();
+    let mut best: BTreeMap<String, (&Case, Vec<&[Trial]>)> = BTreeMap::new();
     for case in bases.iter().flat_map(|b| &b.cases) {
         best.entry(puzzle_key(case))
-            .and_modify(|kept| {
+            .and_modify(|(kept, profiles)| {
                 if order(case, kept) == Ordering::Less {
                     *kept = case;
                 }
+                profiles.push(&case.profile);
             })
-            .or_insert(case);
+            .or_insert((case, vec![&case.profile]));
     }
     let dropped = read - best.len();
     let mut kept: Vec<(String, Case)> = best
         .into_iter()
-        .map(|(key, case)| (key, case.clone()))
+        .map(|(key, (case, profiles))| {
+            let profile = match profiles.len() {
+                1 => case.profile.clone(),
+                _ => union(profiles),
+            };
+            (
+                key,
+                Case {
+                    profile,
+                    ..case.clone()
+                },
+            )
+        })
         .collect();
     kept.sort_by(|(ka, a), (kb, b)| a.name.cmp(&b.name).then_with(|| ka.cmp(kb)));
     // Every name given in the inputs stays taken, so a suffix never lands on
@@ -105,11 +216,14 @@ pub fn merge(bases: &[CaseBase]) -> Merged {
         merged.cases.push(case);
     }
     merged.cases.sort_by(|a, b| a.name.cmp(&b.name));
+    let (learned, learned_dropped) = common_learned(bases);
+    merged.learned = learned;
     Merged {
         casebase: merged,
         read,
         dropped,
         renamed,
+        learned_dropped,
     }
 }
 
@@ -209,6 +323,56 @@ mod tests {
         x.provenance.sha256 = None;
         let m = merge(&[base(vec![x.clone()]), base(vec![x])]);
         assert_eq!((m.casebase.cases.len(), m.dropped), (1, 1));
+    }
+
+    /// Two cases of one puzzle merge into one holding the union of their
+    /// profiles: a trial of the same setting and limit once, the better
+    /// (solved before stopped, then fewer positions), for any input order.
+    #[test]
+    fn merging_keeps_the_union_of_the_profiles() {
+        use crate::casebase::tests::profiled;
+        use sbp_protocol::Status;
+        let a = profiled("a");
+        let mut b = profiled("a again");
+        b.profile.remove(0);
+        // The same setting and limit as a's second trial, solved: better.
+        b.profile[0].status = Status::Solved;
+        b.profile[0].positions = 150_000;
+        b.profile[0].length = Some(120);
+        // A new limit for the same setting: a trial of its own.
+        let mut wider = a.profile[1].clone();
+        wider.limit = Some(5_000_000);
+        b.profile.push(wider.clone());
+        let m = merge(&[base(vec![a.clone()]), base(vec![b.clone()])]);
+        assert_eq!(m.casebase.cases.len(), 1);
+        let profile = &m.casebase.cases[0].profile;
+        assert_eq!(profile.len(), 4, "{profile:#?}");
+        for t in [&a.profile[0], &a.profile[2], &b.profile[0], &wider] {
+            assert!(profile.contains(t), "{t:?} in {profile:#?}");
+        }
+        assert!(!profile.contains(&a.profile[1]));
+        assert_eq!(merge(&[base(vec![b]), base(vec![a])]).casebase, m.casebase);
+    }
+
+    /// The `[learned]` fit survives a merge only when every input has the
+    /// same one.
+    #[test]
+    fn a_learned_fit_is_kept_only_when_every_input_has_it() {
+        use crate::casebase::tests::learned;
+        let with = CaseBase {
+            learned: Some(learned()),
+            ..base(vec![solved("x", 'a', Some(1), 1)])
+        };
+        let m = merge(&[with.clone(), with.clone()]);
+        assert_eq!(
+            (m.casebase.learned, m.learned_dropped),
+            (Some(learned()), false)
+        );
+        let m = merge(&[with.clone(), base(vec![solved("y", 'b', Some(1), 1)])]);
+        assert_eq!((m.casebase.learned, m.learned_dropped), (None, true));
+        let mut other = with.clone();
+        other.learned.as_mut().unwrap().k = 3;
+        assert!(merge(&[with, other]).learned_dropped);
     }
 
     #[test]

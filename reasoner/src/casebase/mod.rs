@@ -8,6 +8,7 @@ mod fast;
 pub mod file;
 pub mod legacy;
 pub mod lock;
+pub mod matrix;
 pub mod merge;
 pub mod schema;
 
@@ -48,19 +49,27 @@ impl CaseBase {
     }
 
     /// [`CaseBase::parse`], and whether `text` is of the plain form
-    /// [`chunks::parse`] reads (a prelude, then `[[case]]` tables): one to
-    /// which appending a `[[case]]` table adds one case (see [`update`]).
+    /// [`chunks::parse`] reads (a prelude, then `[[case]]` tables) and of
+    /// the current version: one to which appending a `[[case]]` table adds
+    /// one case (see [`update`]).
+    ///
+    /// An older version is migrated: version 1 reads as version 2 with
+    /// empty profiles and no `[learned]` table, every field kept, and is
+    /// written as version 2 at its first change (never by appending to the
+    /// old text, which would leave `version = 1` above version-2 cases).
     fn parse_plain(text: &str, path: &Path) -> Result<(CaseBase, bool), Error> {
         let (cb, plain) = match chunks::parse(text) {
             Some(cb) => (cb, true),
             None => (Self::parse_whole(text, path)?, false),
         };
         cb.validate(text, path, 0)?;
+        let current = cb.version == VERSION;
         let cb = CaseBase {
             header: leading_comments(text),
+            version: VERSION,
             ..cb
         };
-        Ok((cb, plain))
+        Ok((cb, plain && current))
     }
 
     /// Parses the whole text as one TOML document: slower than
@@ -504,6 +513,7 @@ impl Edit {
         } else if grew
             && self.cb.version == before.version
             && self.cb.header == before.header
+            && self.cb.learned == before.learned
             && self.cb.cases[..self.old_len] == before.cases[..]
         {
             Changed::Appended
@@ -732,6 +742,142 @@ mod tests {
             },
             profile: Vec::new(),
         }
+    }
+
+    /// [`case`] with a profile of three trials (one of a variant recipe,
+    /// so that the trial's parameters hold a table of their own).
+    pub(crate) fn profiled(name: &str) -> Case {
+        use sbp_protocol::Status;
+        let mut c = case(name);
+        let trial = |params: ParamSet, status, positions, length| schema::Trial {
+            params,
+            status,
+            positions,
+            limit: Some(200_000),
+            seconds: Some(0.25),
+            length,
+        };
+        let astar = ParamSet {
+            algorithm: crate::params::Algorithm::Astar,
+            weight: 5.0,
+            ..ParamSet::default()
+        };
+        let mut variant = astar.clone();
+        variant.variant = Some(crate::params::Recipe {
+            pick: crate::params::Pick::Most,
+            remove: 2,
+            every: 1,
+            fix: crate::params::Fix::Master,
+        });
+        c.profile = vec![
+            trial(c.params.clone(), Status::Solved, 25_000, Some(116)),
+            trial(astar, Status::LimitReached, 200_000, None),
+            schema::Trial {
+                limit: None,
+                seconds: None,
+                ..trial(variant, Status::NoSolution, 7, None)
+            },
+        ];
+        c
+    }
+
+    /// A `[learned]` table as `reasoner learn` would write it.
+    pub(crate) fn learned() -> schema::Learned {
+        schema::Learned {
+            weights: [("num_of_spaces", 1.5), ("search_space_log10", 0.25)]
+                .map(|(k, w)| (k.to_string(), w))
+                .into(),
+            k: 5,
+            cases: 2,
+            fitted_at: Some("2026-12-02T12:00:00Z".to_string()),
+        }
+    }
+
+    /// A version-1 case base (the seed as it was written before version 2:
+    /// comments, provenance, features) reads as version 2 without loss:
+    /// saved and read again, it holds the same cases, every field kept,
+    /// and says `version = 2`.
+    #[test]
+    fn a_version_1_case_base_migrates_to_version_2_without_loss() {
+        let seed = include_str!("../../../casebase/seed.toml");
+        let v1 = seed.replacen("version = 2\n", "version = 1\n", 1);
+        assert!(v1.contains("version = 1\n"));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.toml");
+        std::fs::write(&path, &v1).unwrap();
+        let old: CaseBase = toml::from_str(&v1).unwrap();
+        assert_eq!(old.version, 1);
+        let cb = load(&path).unwrap();
+        assert_eq!(cb.version, VERSION);
+        assert_eq!(cb.cases, old.cases);
+        assert!(cb.cases.iter().all(|c| c.profile.is_empty()) && cb.learned.is_none());
+        // A change that only adds a case rewrites the file as version 2
+        // instead of appending under `version = 1`.
+        let mut added = profiled("added");
+        added.provenance.sha256 = Some("cd".repeat(32));
+        update(&path, |e| {
+            e.push(added.clone());
+            Ok(())
+        })
+        .unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(written.contains("\nversion = 2\n") && !written.contains("version = 1"));
+        let again = load(&path).unwrap();
+        assert_eq!(again.cases[..old.cases.len()], old.cases[..]);
+        assert_eq!(again.cases.last(), Some(&added));
+        let first = &again.cases[0];
+        assert!(first
+            .comment
+            .as_deref()
+            .unwrap()
+            .starts_with("earned by experiments/"));
+        assert_eq!(first.comment, old.cases[0].comment);
+        assert_eq!(first.provenance, old.cases[0].provenance);
+        assert!(first.provenance.sha256.is_some());
+    }
+
+    /// Cases added to a case base with a `[learned]` table are appended
+    /// after it when it comes before the cases (as the reasoner writes it),
+    /// and the file is rewritten when it comes after them (by hand): both
+    /// read back with the fit and every case.
+    #[test]
+    fn appending_cases_keeps_the_learned_table_valid() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cb.toml");
+        let mut cb = CaseBase::new();
+        cb.learned = Some(learned());
+        cb.cases.push(profiled("one"));
+        save(&path, &cb).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            before.find("[learned]") < before.find("[[case]]"),
+            "{before}"
+        );
+        let mut two = profiled("two");
+        two.provenance.sha256 = Some("cd".repeat(32));
+        let push = |case: &Case| {
+            update(&path, |e| {
+                e.push(case.clone());
+                Ok(())
+            })
+            .unwrap()
+        };
+        push(&two);
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert!(after.starts_with(&before), "appended, not rewritten");
+        let read = load(&path).unwrap();
+        assert_eq!(read.learned, cb.learned);
+        assert_eq!(read.cases, [profiled("one"), two.clone()]);
+        // `[learned]` after the cases: valid TOML, not the plain form.
+        let body = &before[before.find("[[case]]").unwrap()..];
+        let learned_part =
+            &before[before.find("[learned]").unwrap()..before.find("[[case]]").unwrap()];
+        std::fs::write(&path, format!("version = 2\n\n{body}\n{learned_part}")).unwrap();
+        assert!(chunks::parse(&std::fs::read_to_string(&path).unwrap()).is_none());
+        push(&two);
+        let read = load(&path).unwrap();
+        assert_eq!(read.learned, cb.learned);
+        assert_eq!(read.cases, [profiled("one"), two]);
     }
 
     #[test]
@@ -1233,7 +1379,7 @@ mod tests {
             .collect();
         assert_eq!(header.lines().count(), 3);
         assert!(
-            written.starts_with(&format!("{header}version = 1\n")),
+            written.starts_with(&format!("{header}version = 2\n")),
             "{written}"
         );
         assert_eq!(load(&path).unwrap().cases.len(), 3);

@@ -16,13 +16,17 @@ pub const VERSION: u32 = 2;
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CaseBase {
+    /// The version read; [`crate::casebase::load`] migrates an older one
+    /// (it reads as [`VERSION`], and is written so).
     pub version: u32,
-    #[serde(default, rename = "case")]
-    pub cases: Vec<Case>,
     /// The retrieval fitted to these cases by `reasoner learn` (absent until
-    /// fitted); `reasoner solve` uses it by default when present.
+    /// fitted); `reasoner solve` uses it by default when present. Declared
+    /// before the cases so that it is written before them, in the prelude
+    /// (`chunks.rs`): cases are then added by appending their tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learned: Option<Learned>,
+    #[serde(default, rename = "case")]
+    pub cases: Vec<Case>,
     /// The file it was loaded from ([`crate::casebase::load`]), so that what
     /// is found wrong after loading still names the file and line; not part
     /// of the case base.

@@ -47,6 +47,23 @@ pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Runs the reasoner in the workspace's root (so that the bundled
+/// puzzles' relative paths hold).
+pub fn reasoner_at_root(args: &[&str]) -> Output {
+    Command::new(end_to_end::reasoner_bin())
+        .args(args)
+        .current_dir(end_to_end::workspace_root())
+        .output()
+        .unwrap()
+}
+
+/// The cases of a case base as `casebase list --json` shows them.
+pub fn listed_cases(path: &Path) -> Vec<Value> {
+    let out = reasoner_at_root(&["casebase", "list", s(path), "--json"]);
+    end_to_end::assert_success(&out, "");
+    json_of(&out)["case"].as_array().unwrap().clone()
+}
+
 /// The process's stdout as JSON, or a panic showing both streams.
 pub fn json_of(out: &Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
