@@ -20,7 +20,7 @@
 //! informed one on informed points). The solver's `--encoding` is no
 //! parameter of a set ([`ParamSet`]), so the grid does not vary it.
 
-use crate::params::{Algorithm, ParamSet};
+use crate::params::{Algorithm, ParamSet, Settings};
 use crate::plan::{self, Planner, SearchConfig};
 use crate::space::Space;
 
@@ -123,20 +123,41 @@ fn next_variant(
         if b.algorithm.informed() != algorithm.informed() {
             continue;
         }
-        let p = space.normalized(ParamSet {
-            algorithm,
-            ..b.clone()
-        });
-        if !held.contains(&p) {
-            return Some(p);
+        match moved(space, algorithm, b) {
+            Some(p) if !held.contains(&p) => return Some(p),
+            _ => {}
         }
     }
     None
 }
 
+/// `base` moved to `algorithm` as the solver accepts it, in normal form:
+/// bidirectional BFS and NBS search from both ends, which a pruning makes
+/// asymmetric, so they run none (and keep the heuristic's default
+/// options); NBS is optimal, so it takes weight 1 and only a heuristic
+/// admissible under the set's metric (`None` for another).
+fn moved(space: &Space, algorithm: Algorithm, base: &ParamSet) -> Option<ParamSet> {
+    let mut p = ParamSet {
+        algorithm,
+        ..base.clone()
+    };
+    if matches!(algorithm, Algorithm::Bidir | Algorithm::Nbs) {
+        p.settings = Settings::default();
+    }
+    if algorithm == Algorithm::Nbs {
+        let admissible = space.heuristic(&p.heuristic)?.admissible;
+        if !admissible.under(p.metric) {
+            return None;
+        }
+        p.weight = 1.0;
+    }
+    Some(space.normalized(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Value;
     use crate::space::tests::thesis_space as space;
 
     #[test]
@@ -171,7 +192,27 @@ mod tests {
         assert_eq!(g.len(), 50);
         for a in Algorithm::ALL {
             let n = g.iter().filter(|(_, p)| p.algorithm == *a).count();
-            assert!(n >= 2, "{a}: {n} sets");
+            assert!(n >= 1, "{a}: no set");
+        }
+        // As the solver takes them: both ends need no pruning, NBS an
+        // admissible heuristic at weight 1.
+        for (name, p) in &g {
+            if matches!(p.algorithm, Algorithm::Bidir | Algorithm::Nbs) {
+                let off = Value::Text("off".into());
+                assert_eq!(p.settings.get("resting"), Some(&off), "{name}");
+                assert_eq!(p.settings.get("space_value"), None, "{name}");
+            }
+            if p.algorithm == Algorithm::Nbs {
+                assert_eq!(p.weight, 1.0, "{name}");
+                assert!(
+                    space()
+                        .heuristic(&p.heuristic)
+                        .unwrap()
+                        .admissible
+                        .under(p.metric),
+                    "{name}"
+                );
+            }
         }
         for (i, (name, p)) in g.iter().enumerate() {
             assert!(g[..i].iter().all(|(_, q)| q != p), "{name} repeats a set");
