@@ -11,6 +11,8 @@ grid's order).
 (positions are deterministic: a run solved within L positions is solved the
 same way under L, any other is not), so one run at a high limit calibrates
 every lower one. The SBS of a family is the family's own best setting.
+Puzzles with fewer runs than the others (a matrix still running) are left
+out and named.
 
 Usage: matrix_summary.py MATRIX.jsonl [MATRIX.jsonl ...] [--limit L] [--markdown]"""
 import argparse
@@ -85,6 +87,14 @@ def main():
     rows = load(a.matrix)
     if not rows:
         sys.exit("matrix_summary.py: no rows")
+    # A puzzle whose grid is not run through yet (a matrix still running)
+    # would count its missing runs as unsolved: it is left out.
+    runs = collections.Counter(r["puzzle"] for r in rows)
+    full = max(runs.values())
+    partial = sorted(p for p, n in runs.items() if n < full)
+    if partial:
+        print(f"left out, fewer than {full} runs: {', '.join(partial)}")
+        rows = [r for r in rows if runs[r["puzzle"]] == full]
     run_limit = min(r["limit"] for r in rows)
     limit = a.limit or run_limit
     if limit > run_limit:
