@@ -3,7 +3,8 @@
 family and overall, the puzzles, the single best setting (SBS: most solved,
 then fewest PAR2 positions, a run not solved counting twice the limit), its
 solved share, the per-puzzle best of the grid (VBS) and its solved share,
-the SBS-VBS gap in PAR2 positions, and per algorithm how often it is the
+both in PAR2 positions, the overall SBS's solved share in the family (what
+one setting for everything gives there), and per algorithm how often it is the
 per-puzzle best (solved in fewest positions, then least time, then the
 grid's order).
 
@@ -41,8 +42,9 @@ def par2(r, limit):
     return r["positions"] if solved(r, limit) else 2 * limit
 
 
-def summarize(rows, limit):
-    """{puzzles, sbs, sbs_solved, vbs_solved, sbs_par2, vbs_par2, best_by_algorithm} for rows."""
+def summarize(rows, limit, overall=None):
+    """{puzzles, sbs, sbs_solved, vbs_solved, sbs_par2, vbs_par2, best_by_algorithm,
+    overall_solved} for rows; overall_solved is what setting `overall` solves of them."""
     order = {}
     for r in rows:
         order.setdefault(r["setting"], len(order))
@@ -70,8 +72,10 @@ def summarize(rows, limit):
         else:
             vbs_par2 += 2 * limit
     won, cost, _ = score(sbs)
+    fixed = -score(overall or sbs)[0] if (overall or sbs) in by_setting else 0
     return {"puzzles": len(puzzles), "sbs": sbs, "sbs_solved": -won, "vbs_solved": vbs_solved,
-            "sbs_par2": cost, "vbs_par2": vbs_par2, "best_by_algorithm": dict(best.most_common())}
+            "sbs_par2": cost, "vbs_par2": vbs_par2, "best_by_algorithm": dict(best.most_common()),
+            "overall_solved": fixed}
 
 
 def pct(n, d):
@@ -102,10 +106,11 @@ def main():
     families = collections.defaultdict(list)
     for r in rows:
         families[r["family"]].append(r)
-    groups = [(f, summarize(rs, limit)) for f, rs in sorted(families.items())]
-    groups.append(("all", summarize(rows, limit)))
+    everything = summarize(rows, limit)
+    groups = [(f, summarize(rs, limit, everything["sbs"])) for f, rs in sorted(families.items())]
+    groups.append(("all", everything))
     head = ["family", "puzzles", "SBS", "SBS solved", "VBS solved", "SBS PAR2", "VBS PAR2",
-            "per-puzzle best by algorithm"]
+            "overall SBS solved", "per-puzzle best by algorithm"]
     print(f"limit {limit:,} positions, {len(rows)} runs")
     if a.markdown:
         print("| " + " | ".join(head) + " |")
@@ -113,6 +118,7 @@ def main():
     for f, s in groups:
         cells = [f, str(s["puzzles"]), s["sbs"], pct(s["sbs_solved"], s["puzzles"]),
                  pct(s["vbs_solved"], s["puzzles"]), f"{s['sbs_par2']:,}", f"{s['vbs_par2']:,}",
+                 pct(s["overall_solved"], s["puzzles"]),
                  ", ".join(f"{k} {v}" for k, v in s["best_by_algorithm"].items())]
         print("| " + " | ".join(cells) + " |" if a.markdown else "  ".join(cells))
 
