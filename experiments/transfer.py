@@ -62,30 +62,34 @@ class Matrix:
         self.family = {}
         self.limit = max(r["limit"] for r in rows)
         for r in rows:
-            self.cell[(r["puzzle"], key_text(r["params"]))] = r
             self.family[r["puzzle"]] = r["family"]
-        self.settings = sorted({key_text(r["params"]) for r in rows})
+            # A setting the solver refuses for the puzzle (bidir on a goal
+            # that does not fix every block) is answered at once and costs
+            # nothing: a ranking passes over it, as though it were not there.
+            if r["status"] == "error":
+                continue
+            self.cell[(r["puzzle"], key_text(r["params"]))] = r
+        self.settings = sorted({key_text(r["params"]) for r in rows if r["status"] != "error"})
         self.names = {key_text(r["params"]): r["setting"] for r in rows}
         self.puzzles = sorted(self.family)
 
     def par2(self, puzzle, params_key):
-        """Selection cost of one setting on one puzzle (None: not in the matrix)."""
+        """Selection cost of one setting on one puzzle: its positions when it
+        solves it, else 2 L (also when the solver refuses it there)."""
         r = self.cell.get((puzzle, params_key))
-        if r is None:
-            return None
-        return r["positions"] if r["status"] == "solved" else 2 * self.limit
+        return r["positions"] if r is not None and r["status"] == "solved" else 2 * self.limit
 
     def solved(self, puzzle, params_key):
         r = self.cell.get((puzzle, params_key))
         return r is not None and r["status"] == "solved"
 
     def vbs(self, puzzle):
-        return min(c for s in self.settings if (c := self.par2(puzzle, s)) is not None)
+        return min(self.par2(puzzle, s) for s in self.settings)
 
     def sbs(self, puzzles):
         """The setting with the least total selection cost over `puzzles`."""
         def total(s):
-            return sum(self.par2(p, s) if self.par2(p, s) is not None else 2 * self.limit for p in puzzles)
+            return sum(self.par2(p, s) for p in puzzles)
         return min(self.settings, key=lambda s: (total(s), s))
 
     def schedule(self, puzzle, keys, attempts):
@@ -135,7 +139,7 @@ def evaluate(matrix, paths, jobs, attempts, seed):
                 top = known[0] if known else None
                 cost, ok = matrix.schedule(p, keys, attempts)
                 rows.append({"puzzle": p, "family": family, "mode": m,
-                             "top": matrix.names.get(top), "selection": matrix.par2(p, top) if top else 2 * matrix.limit,
+                             "top": matrix.names.get(top), "selection": matrix.par2(p, top),
                              "selection_solved": bool(top) and matrix.solved(p, top),
                              "schedule": cost, "schedule_solved": ok, "ranked": len(keys), "known": len(known)})
             print(f"{family}: {len(tests)} puzzles ranked", file=sys.stderr)
@@ -182,7 +186,7 @@ def markdown(matrix, sbs, table, args):
            f"{len(matrix.settings)} settings, position limit L = {matrix.limit:,}. For each family the case base "
            "holds the other families' puzzles with their full performance profiles, its retrieval fitted by "
            "`reasoner learn`; `reasoner rank` orders the settings for each held-out puzzle and the matrix gives "
-           "what they cost. Made by `experiments/transfer.py` (see its docstring for the definitions); "
+           "what they cost (settings the solver refuses for a puzzle, such as bidir where the goal does not fix every block, are passed over). Made by `experiments/transfer.py` (see its docstring for the definitions); "
            f"SBS is `{matrix.names[sbs]}` `{sbs}`.", "",
            "Selection: PAR2 positions of the top-ranked setting (unsolved: 2 L). Closed gap: "
            "(SBS - mode) / (SBS - VBS).", "",

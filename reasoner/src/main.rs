@@ -461,8 +461,8 @@ fn learn(a: LearnArgs, gate: &Gate) -> Result<i32, Error> {
 async fn rank(a: RankArgs) -> Result<i32, Error> {
     casebase::file::regular_or_missing(&a.casebase)?;
     let cb = casebase::load(&a.casebase)?;
-    let sim = similarity_named(a.similarity.as_deref(), &cb)?;
-    let mode = a.similarity.clone().unwrap_or_else(|| sim.name().to_string());
+    let fitted = if cb.learned.is_some() { "learned" } else { "thesis" };
+    let mode = a.similarity.clone().unwrap_or_else(|| fitted.to_string());
     if !reasoner::learn::rank::MODES.contains(&mode.as_str()) {
         return Err(Error::Usage(format!(
             "unknown retrieval {mode:?}; use one of {}",

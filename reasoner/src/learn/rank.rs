@@ -57,7 +57,8 @@ fn puzzle_seed(seed: u64, puzzle: &str) -> u64 {
 }
 
 /// The settings `mode` ranks for the puzzle of `found`, best first, each
-/// once (a later repeat of a setting is dropped).
+/// once (a later repeat of a setting is dropped), fluid ones only where the
+/// puzzle has units.
 pub fn rank(
     mode: &str,
     found: &FeatureReport,
@@ -113,9 +114,13 @@ pub fn rank(
                 .collect()
         }
     };
+    // As the cycle does: a fluid setting only where the puzzle has units
+    // for it (the solver refuses it elsewhere).
+    let units = found.fluid_units;
     let mut seen = std::collections::HashSet::new();
     Ok(list
         .into_iter()
+        .filter(|r| !r.params.algorithm.fluid() || units >= crate::plan::FLUID_UNITS)
         .filter(|r| seen.insert(select::key(&r.params)))
         .collect())
 }
