@@ -7,6 +7,7 @@ pub mod cli;
 pub mod encoding;
 pub mod features;
 pub mod formats;
+pub mod generate;
 pub mod geometry;
 pub mod heuristics;
 pub mod improve;

@@ -14,6 +14,7 @@ pub mod bench;
 pub mod best_out;
 pub mod count;
 pub mod features;
+pub mod generate;
 pub mod heuristics;
 pub mod import;
 pub mod improve;
@@ -66,6 +67,8 @@ pub enum Command {
     Variant(variant::VariantArgs),
     /// List the registered prunings: name, flag, values, directedness (--json for the reasoner).
     Prunings(output::ListArgs),
+    /// Random puzzles of a family, kept when BFS says they meet a difficulty target (native collection).
+    Generate(generate::GenerateArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -158,6 +161,7 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Heuristics(args) => heuristics::run(&args),
         Command::Variant(args) => variant::run(&args),
         Command::Prunings(args) => prunings::run(&args),
+        Command::Generate(args) => generate::run(&args),
     }
 }
 
@@ -232,7 +236,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 13);
+        assert_eq!(seen.len(), 14);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()
