@@ -461,7 +461,11 @@ fn learn(a: LearnArgs, gate: &Gate) -> Result<i32, Error> {
 async fn rank(a: RankArgs) -> Result<i32, Error> {
     casebase::file::regular_or_missing(&a.casebase)?;
     let cb = casebase::load(&a.casebase)?;
-    let fitted = if cb.learned.is_some() { "learned" } else { "thesis" };
+    let fitted = if cb.learned.is_some() {
+        "learned"
+    } else {
+        "thesis"
+    };
     let mode = a.similarity.clone().unwrap_or_else(|| fitted.to_string());
     if !reasoner::learn::rank::MODES.contains(&mode.as_str()) {
         return Err(Error::Usage(format!(
@@ -473,12 +477,18 @@ async fn rank(a: RankArgs) -> Result<i32, Error> {
     let found = runner.features(&a.puzzle, None).await?;
     let ranked = reasoner::learn::rank::rank(&mode, &found, &cb, a.seed).map_err(Error::Usage)?;
     if a.json {
-        println!("{}", reasoner::learn::rank::to_json(&mode, &found.puzzle, &ranked));
+        println!(
+            "{}",
+            reasoner::learn::rank::to_json(&mode, &found.puzzle, &ranked)
+        );
         return Ok(0);
     }
     println!("settings for {} by {mode} retrieval:", a.puzzle.display());
     for (i, r) in ranked.iter().enumerate() {
-        let predicted = r.predicted.map(|p| format!("{p:>12.0}")).unwrap_or_default();
+        let predicted = r
+            .predicted
+            .map(|p| format!("{p:>12.0}"))
+            .unwrap_or_default();
         println!("{:>3}: {predicted}  {}  ({})", i + 1, r.params, r.source);
     }
     Ok(0)

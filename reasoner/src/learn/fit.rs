@@ -42,7 +42,9 @@ fn cost_of(i: usize, weights: &[f64], k: usize, known: &[Known]) -> f64 {
 
 /// Leave-one-out loss of `weights` and `k` over `known`.
 pub fn loss(weights: &[f64], k: usize, known: &[Known]) -> f64 {
-    (0..known.len()).map(|i| cost_of(i, weights, k, known)).sum()
+    (0..known.len())
+        .map(|i| cost_of(i, weights, k, known))
+        .sum()
 }
 
 /// The k of [`K_CHOICES`] with the least loss for `weights` (ties: smaller k).

@@ -88,12 +88,17 @@ pub fn rank(
         }
         "random" => {
             let mut order: Vec<usize> = (0..cb.cases.len()).collect();
-            order.shuffle(&mut ChaCha8Rng::seed_from_u64(puzzle_seed(seed, &found.puzzle)));
+            order.shuffle(&mut ChaCha8Rng::seed_from_u64(puzzle_seed(
+                seed,
+                &found.puzzle,
+            )));
             order.into_iter().map(from_case).collect()
         }
         "learned" => {
             let l = cb.learned.as_ref().ok_or_else(|| {
-                similarity_for(Some("learned"), cb).err().unwrap_or_default()
+                similarity_for(Some("learned"), cb)
+                    .err()
+                    .unwrap_or_default()
             })?;
             LearnedSimilarity::of(l)
                 .choices(f, cb)

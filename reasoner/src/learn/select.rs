@@ -50,7 +50,10 @@ impl Known {
             let e = costs.entry(key(&t.params)).or_insert((t.params.clone(), c));
             e.1 = e.1.min(c);
         }
-        let best = costs.values().map(|(_, c)| *c).fold(f64::INFINITY, f64::min);
+        let best = costs
+            .values()
+            .map(|(_, c)| *c)
+            .fold(f64::INFINITY, f64::min);
         (!costs.is_empty()).then(|| Known {
             name: case.name.clone(),
             terms: terms::vector(&case.features),
