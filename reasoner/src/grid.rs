@@ -37,7 +37,10 @@ pub const VARIANT_SHARE: usize = 4;
 /// named `grid K`, then the algorithm variants, also named `grid K`. Fewer
 /// when the search runs out of distinct sets.
 pub fn grid(seed: u64, size: usize, spaces: u64, space: Space) -> Vec<(String, ParamSet)> {
-    let drawn = size - size / VARIANT_SHARE;
+    // The general settings always come first, whole (the experiments read
+    // `--grid 4` as them): the variants' share never displaces one.
+    let standard = plan::standard_settings(spaces).len();
+    let drawn = (size - size / VARIANT_SHARE).max(size.min(standard));
     let mut out = proximity_draws(seed, drawn, spaces, space.clone());
     // Ours first (A* w3 path, fluid, BFWS: `path` is what the fluid
     // searches are known to work on), then the thesis's four, then the draws.
