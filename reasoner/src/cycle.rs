@@ -281,12 +281,7 @@ fn plan_attempts(
     config: &CycleConfig,
     space: &Space,
 ) -> (Progress, Vec<(String, ParamSet)>) {
-    let spaces = found
-        .features
-        .features
-        .get(sbp_protocol::features::NUM_OF_SPACES)
-        .map(|r| r.hi.round().max(1.0) as u64)
-        .unwrap_or(1);
+    let spaces = crate::features::spaces_of(&found.features.features);
     // A case solved by the fluid search is no use where the solver would
     // refuse it (a puzzle without units): it is not reused there.
     let units = found.features.fluid_units;

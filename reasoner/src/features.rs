@@ -18,6 +18,14 @@ use serde_json::value::RawValue;
 
 pub use sbp_protocol::features::{SEARCH_SPACE_LOG10, SEARCH_SPACE_SIZE, SEARCH_SPACE_SIZE_TYPE};
 
+/// The puzzle's number of spaces from its features (at least 1; 1 when
+/// unknown), as the general settings' cutoffs want it.
+pub fn spaces_of(f: &Features) -> u64 {
+    f.get(sbp_protocol::features::NUM_OF_SPACES)
+        .map(|r| r.hi.round().max(1.0) as u64)
+        .unwrap_or(1)
+}
+
 /// Features every `solver features` answer must carry (the thesis's six plus
 /// the size type); the search-space size may come as its logarithm.
 pub const REQUIRED: [&str; 6] = [

@@ -56,8 +56,13 @@ impl LearnedSimilarity {
     /// The settings ranked for a puzzle of features `query` from the cases
     /// of `cb` with profiles, cheapest predicted first.
     pub fn choices(&self, query: &Features, cb: &CaseBase) -> Vec<Choice> {
-        let known: Vec<Known> = cb.cases.iter().filter_map(Known::of).collect();
-        select::rank(&self.weights, self.k, &terms::vector(query), &known, None)
+        select::rank(
+            &self.weights,
+            self.k,
+            &terms::vector(query),
+            &known(cb),
+            None,
+        )
     }
 }
 
@@ -92,10 +97,15 @@ impl Similarity for LearnedSimilarity {
     }
 }
 
+/// The cases of `cb` with a profile, as the selector sees them.
+fn known(cb: &CaseBase) -> Vec<Known> {
+    cb.cases.iter().filter_map(Known::of).collect()
+}
+
 /// Fits the learned similarity to `cb`'s cases with profiles; `None` when
 /// fewer than two have one.
 pub fn fit_casebase(cb: &CaseBase) -> Option<(LearnedSimilarity, fit::Fit, usize)> {
-    let known: Vec<Known> = cb.cases.iter().filter_map(Known::of).collect();
+    let known = known(cb);
     if known.len() < 2 {
         return None;
     }

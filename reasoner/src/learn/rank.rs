@@ -19,6 +19,10 @@ use super::{select, LearnedSimilarity};
 /// The retrievals `reasoner rank --similarity` knows.
 pub const MODES: [&str; 5] = ["learned", "thesis", "extended", "random", "none"];
 
+/// Why `learned` is refused for a case base without a fit.
+const NOT_FITTED: &str =
+    "the case base holds no fitted retrieval for --similarity learned: run `reasoner learn CASEBASE` first";
+
 /// One setting of a ranking.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ranked {
@@ -34,10 +38,7 @@ pub struct Ranked {
 pub fn similarity_for(name: Option<&str>, cb: &CaseBase) -> Result<Box<dyn Similarity>, String> {
     match (name, &cb.learned) {
         (Some("learned") | None, Some(l)) => Ok(Box::new(LearnedSimilarity::of(l))),
-        (Some("learned"), None) => Err(
-            "the case base holds no fitted retrieval for --similarity learned: run `reasoner learn CASEBASE` first"
-                .to_string(),
-        ),
+        (Some("learned"), None) => Err(NOT_FITTED.to_string()),
         (None, None) => Ok(Box::new(similarity::ThesisSimilarity::default())),
         (Some(n), _) => similarity::by_name(n).ok_or_else(|| {
             format!(
@@ -72,20 +73,14 @@ pub fn rank(
         predicted: None,
     };
     let list: Vec<Ranked> = match mode {
-        "none" => {
-            let spaces = f
-                .get(sbp_protocol::features::NUM_OF_SPACES)
-                .map(|r| r.hi.round().max(1.0) as u64)
-                .unwrap_or(1);
-            crate::plan::general_settings(spaces, found.fluid_units)
-                .into_iter()
-                .map(|(_, params)| Ranked {
-                    params,
-                    source: "general".to_string(),
-                    predicted: None,
-                })
-                .collect()
-        }
+        "none" => crate::plan::general_settings(crate::features::spaces_of(f), found.fluid_units)
+            .into_iter()
+            .map(|(_, params)| Ranked {
+                params,
+                source: "general".to_string(),
+                predicted: None,
+            })
+            .collect(),
         "random" => {
             let mut order: Vec<usize> = (0..cb.cases.len()).collect();
             order.shuffle(&mut ChaCha8Rng::seed_from_u64(puzzle_seed(
@@ -95,11 +90,7 @@ pub fn rank(
             order.into_iter().map(from_case).collect()
         }
         "learned" => {
-            let l = cb.learned.as_ref().ok_or_else(|| {
-                similarity_for(Some("learned"), cb)
-                    .err()
-                    .unwrap_or_default()
-            })?;
+            let l = cb.learned.as_ref().ok_or(NOT_FITTED)?;
             LearnedSimilarity::of(l)
                 .choices(f, cb)
                 .into_iter()
