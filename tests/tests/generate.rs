@@ -45,9 +45,9 @@ fn the_same_seed_gives_the_same_bytes_and_another_seed_others() {
     assert_eq!(meta(&a, "family"), ["klotski"; 3]);
 }
 
-/// Every family's puzzles solve by BFS at exactly their `% optimum`, at
-/// least the asked length (`solver solve` replays each answer before it
-/// reports it).
+/// Every family's puzzles solve optimally (`--optimal`) at exactly their
+/// `% optimum`, at least the asked length (`solver solve` replays each
+/// answer before it reports it).
 #[test]
 fn every_puzzle_solves_at_its_stated_optimum() {
     for family in ["klotski", "gnome", "rush", "mixed", "tiles", "walls"] {
@@ -60,7 +60,7 @@ fn every_puzzle_solves_at_its_stated_optimum() {
         let text = std::fs::read_to_string(file).unwrap();
         let optima = meta(&text, "optimum");
         assert_eq!(optima.len(), 2, "{family}: {text}");
-        let solved = ok(&["solve", file, "--json"]);
+        let solved = ok(&["solve", file, "--json", "--optimal"]);
         let results: Vec<Value> = solved
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -99,9 +99,21 @@ fn families_draw_their_characteristic_elements() {
     assert!(draw("gnome").contains("--"), "gnome has no door");
     let rush = draw("rush");
     assert!(rush.contains("@ = 1,0") && rush.contains(" | "), "{rush}");
-    // Interchangeable units: a type drawn on more than one cell.
+    // Tiles: every block its own type, and a goal that places every one of
+    // them (the goal board holds the start board's cells, rearranged).
     let tiles = draw("tiles");
-    assert!(tiles.matches('o').count() > 4, "{tiles}");
+    let first = tiles.split("%%\n").next().unwrap();
+    let sections: Vec<&str> = first.split("!\n").collect();
+    let (header, start, goal) = (sections[1], sections[2], sections[3]);
+    assert!(header.lines().count() >= 5, "{tiles}");
+    assert!(!header.lines().any(|l| l.starts_with('o')), "{tiles}");
+    let cells = |board: &str| {
+        let mut c: Vec<char> = board.chars().filter(|c| !"# \n".contains(*c)).collect();
+        c.sort_unstable();
+        c
+    };
+    assert_eq!(cells(start), cells(goal), "{tiles}");
+    assert_ne!(start, goal, "{tiles}");
     // Walls inside the frame: a row with a '#' between its ends.
     let walls = draw("walls");
     let inner_wall = walls
@@ -132,9 +144,18 @@ fn out_dir_writes_one_file_per_puzzle_and_hardest_keeps_the_longest() {
                 .unwrap()
         })
         .collect();
-    // The longest two of the six plain draws.
+    // The longest two of the same six draws: with --keep-unsolvable every
+    // draw is kept, so these are the first six, those the check solved
+    // with their optimum.
     let all = ok(&[
-        "generate", "--family", "klotski", "--seed", "4", "--count", "6",
+        "generate",
+        "--family",
+        "klotski",
+        "--seed",
+        "4",
+        "--count",
+        "6",
+        "--keep-unsolvable",
     ]);
     let mut every: Vec<u64> = meta(&all, "optimum")
         .iter()

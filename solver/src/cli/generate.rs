@@ -39,6 +39,10 @@ pub struct GenerateArgs {
     /// Positions a check (solve or count) examines at most.
     #[arg(long, default_value_t = DEFAULT_MAX_CHECK, value_name = "M", allow_hyphen_values = true, value_parser = whole_in::<u64>(flag("max-positions-check", 1, 1 << 40)))]
     pub max_positions_check: u64,
+    /// Also count each kept puzzle's reachable positions (within the check
+    /// bound) for its `% reachable:` line; a second search, off by default.
+    #[arg(long)]
+    pub count_reachable: bool,
     /// Keep draws that are unsolvable or that the check bound leaves unverified.
     #[arg(long)]
     pub keep_unsolvable: bool,
@@ -107,6 +111,7 @@ pub fn run(args: &GenerateArgs) -> Result<i32, Failure> {
             keep_unsolvable: args.keep_unsolvable,
         },
         hardest: args.hardest,
+        count_reachable: args.count_reachable,
     };
     let puzzles = generate::generate(&request).map_err(|e| Failure {
         message: e.to_string(),

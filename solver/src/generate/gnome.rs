@@ -7,7 +7,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::layout::{shape, Layout};
-use super::{klotski, Dims, Family};
+use super::{klotski, Check, Dims, Family};
 use crate::model::{CellKind, Shape};
 
 pub const FAMILY: Family = Family {
@@ -18,6 +18,7 @@ pub const FAMILY: Family = Family {
     spaces: (2, 4),
     min_side: (3, 4),
     draw,
+    check: Check::Bfs,
 };
 
 fn draw(rng: &mut ChaCha8Rng, d: &Dims) -> Layout {
@@ -35,10 +36,14 @@ fn draw(rng: &mut ChaCha8Rng, d: &Dims) -> Layout {
     let goal = l.cell(d.height + 1, gap);
     l.set_goal(goal);
     let (h, w) = (d.height, d.width);
+    // The master first, so walls never take all its room (a board with
+    // no master would be no puzzle); walls go to the cells it left.
+    if !l.put_random(rng, master, |r, _| r <= (h / 2).max(1)) {
+        l.put_random(rng, master, |r, _| r < h);
+    }
     let walls = rng.gen_range(1..=3).min(w * h / 8).max(1);
     // No wall right above the door, which would close it.
     l.add_walls(rng, walls, |r, c| r < h || !(gap..gap + mw).contains(&c));
-    l.put_random(rng, master, |r, _| r <= (h / 2).max(1));
     l.fill(rng, &kit(), d.spaces);
     l
 }

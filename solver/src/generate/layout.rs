@@ -1,5 +1,6 @@
 //! A drawn puzzle before it is a [`Puzzle`]: the board's cells, the block
-//! types with their anchors, and the master's goal anchor. The families
+//! types with their anchors, and the goal: the master's anchor and any
+//! other block's. The families
 //! place blocks with the helpers here (uniformly among the anchors where a
 //! shape fits, so a draw depends on the seed alone), and [`Layout::build`]
 //! hands everything to the one [`PuzzleBuilder`] the parsers use, so a
@@ -31,6 +32,9 @@ pub struct Layout {
     pieces: Vec<Piece>,
     /// The master's wanted anchor.
     goal: Option<usize>,
+    /// Other wanted anchors, `(type, anchor)`: a goal that fixes blocks
+    /// besides (or instead of) the master.
+    wants: Vec<(usize, usize)>,
 }
 
 /// A shape from `(row, col)` offsets.
@@ -56,6 +60,7 @@ impl Layout {
             covered: vec![false; height * width],
             pieces: Vec::new(),
             goal: None,
+            wants: Vec::new(),
         }
     }
 
@@ -189,6 +194,21 @@ impl Layout {
         self.goal = Some(anchor);
     }
 
+    /// Wants a block of type `t` at `anchor` in the goal.
+    pub fn want(&mut self, t: usize, anchor: usize) {
+        self.wants.push((t, anchor));
+    }
+
+    /// The number of block types declared.
+    pub fn types(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// The anchors of the blocks of type `t`, in placing order.
+    pub fn anchors_of(&self, t: usize) -> &[usize] {
+        &self.pieces[t].anchors
+    }
+
     /// Turns up to `count` free, uncovered cells where `allowed` holds into
     /// walls, chosen at random.
     pub fn add_walls(
@@ -272,6 +292,9 @@ impl Layout {
             self.pieces.iter().position(|p| p.block.is_master),
         ) {
             b.want(types[m], goal, at)?;
+        }
+        for &(t, anchor) in &self.wants {
+            b.want(types[t], anchor, at)?;
         }
         b.build(Some(at))
     }

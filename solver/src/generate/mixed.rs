@@ -6,7 +6,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::layout::{shape, Layout};
-use super::{Dims, Family};
+use super::{Check, Dims, Family};
 use crate::model::Shape;
 
 pub const FAMILY: Family = Family {
@@ -17,6 +17,7 @@ pub const FAMILY: Family = Family {
     spaces: (2, 4),
     min_side: (3, 3),
     draw,
+    check: Check::Bfs,
 };
 
 fn draw(rng: &mut ChaCha8Rng, d: &Dims) -> Layout {

@@ -23,7 +23,7 @@ mod walls;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-pub use check::{Checked, Verdict};
+pub use check::{Check, Checked, Verdict};
 pub use layout::Layout;
 
 use crate::formats::ParseError;
@@ -43,6 +43,8 @@ pub struct Family {
     /// The smallest inner width and height the family can draw on.
     pub min_side: (usize, usize),
     pub draw: fn(&mut ChaCha8Rng, &Dims) -> Layout,
+    /// The optimal search that checks its draws.
+    pub check: Check,
 }
 
 /// Every family, in the order `--help` lists them.
@@ -98,6 +100,10 @@ pub struct Request {
     pub target: Target,
     /// Draw this many candidates and keep the `count` longest.
     pub hardest: Option<usize>,
+    /// Count each kept puzzle's reachable space (a second search, within
+    /// the check bound) for its `% reachable:` line; off by default, as
+    /// it can cost more than the check itself.
+    pub count_reachable: bool,
 }
 
 /// Draws a run tries per puzzle asked for before it gives up.
@@ -203,14 +209,40 @@ fn dims(family: &Family, sizes: &Sizes, rng: &mut ChaCha8Rng) -> Dims {
 }
 
 /// Draws the puzzle of seed `seed` and checks it.
-pub fn draw(request: &Request, seed: u64) -> Result<(Puzzle, Checked), GenerateError> {
+pub fn draw(request: &Request, seed: u64) -> Drawn {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let d = dims(request.family, &request.sizes, &mut rng);
     let layout = (request.family.draw)(&mut rng, &d);
     let puzzle = layout.build().map_err(GenerateError::Build)?;
-    let checked =
-        check::solve_bfs(&puzzle, request.target.max_check).map_err(GenerateError::Search)?;
+    let checked = check::solve(&puzzle, request.family.check, request.target.max_check)
+        .map_err(GenerateError::Search)?;
     Ok((puzzle, checked))
+}
+
+/// One draw's puzzle and check, or why it failed.
+type Drawn = Result<(Puzzle, Checked), GenerateError>;
+
+/// Draws and checks the draws numbered `batch`, each on its own thread;
+/// their seeds and outcomes in the batch's order.
+fn check_batch(request: &Request, batch: &[usize]) -> Vec<(u64, Drawn)> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .iter()
+            .map(|&j| {
+                let seed = draw_seed(request.seed, j);
+                (seed, scope.spawn(move || draw(request, seed)))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|(seed, h)| {
+                (
+                    seed,
+                    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                )
+            })
+            .collect()
+    })
 }
 
 /// True when a draw's check meets the target.
@@ -229,19 +261,24 @@ pub fn generate(request: &Request) -> Result<Vec<Generated>, GenerateError> {
     let draws = request
         .hardest
         .unwrap_or(request.count.saturating_mul(DRAWS_PER_PUZZLE));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut kept: Vec<Generated> = Vec::new();
-    for j in 0..draws {
-        if request.hardest.is_none() && kept.len() == request.count {
-            break;
-        }
-        let seed = draw_seed(request.seed, j);
-        let (puzzle, checked) = draw(request, seed)?;
-        if meets(&request.target, &checked) {
-            kept.push(Generated {
-                puzzle,
-                seed,
-                checked,
-            });
+    let mut j = 0;
+    while j < draws && (request.hardest.is_some() || kept.len() < request.count) {
+        // A batch of draws checked at once, one thread each, then kept in
+        // draw order: the same puzzles, whatever the number of cores.
+        let batch = (j..draws.min(j + threads)).collect::<Vec<_>>();
+        j += batch.len();
+        for (seed, drawn) in check_batch(request, &batch) {
+            let (puzzle, checked) = drawn?;
+            let wanted = request.hardest.is_some() || kept.len() < request.count;
+            if wanted && meets(&request.target, &checked) {
+                kept.push(Generated {
+                    puzzle,
+                    seed,
+                    checked,
+                });
+            }
         }
     }
     if request.hardest.is_some() {
@@ -278,7 +315,7 @@ pub fn stem(family: &Family, seed: u64, k: usize) -> String {
 /// optimum and reachable positions when known, and the command that
 /// regenerates it alone.
 fn annotate(request: &Request, k: usize, g: &mut Generated) -> Result<(), GenerateError> {
-    if g.checked.reachable.is_none() {
+    if g.checked.reachable.is_none() && request.count_reachable {
         g.checked.reachable =
             check::reachable(&g.puzzle, request.target.max_check).map_err(GenerateError::Search)?;
     }
@@ -332,5 +369,7 @@ fn regenerate(request: &Request, g: &Generated) -> String {
     cmd
 }
 
-/// Positions a check examines at most unless `--max-positions-check` says otherwise.
-pub const DEFAULT_MAX_CHECK: u64 = 2_000_000;
+/// Positions a check examines at most unless `--max-positions-check` says
+/// otherwise. Half a million settles the families' default sizes in well
+/// under a second a draw; larger draws need a larger bound, named.
+pub const DEFAULT_MAX_CHECK: u64 = 500_000;

@@ -8,7 +8,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::layout::Layout;
-use super::{Dims, Family};
+use super::{Check, Dims, Family};
 use crate::formats::ids::fresh_sequence;
 use crate::model::{Axis, Shape};
 
@@ -20,6 +20,7 @@ pub const FAMILY: Family = Family {
     spaces: (10, 16),
     min_side: (4, 4),
     draw,
+    check: Check::Bfs,
 };
 
 /// Vehicles tried at most per board.

@@ -5,7 +5,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::layout::Layout;
-use super::{klotski, Dims, Family};
+use super::{klotski, Check, Dims, Family};
 
 pub const FAMILY: Family = Family {
     name: "walls",
@@ -15,6 +15,7 @@ pub const FAMILY: Family = Family {
     spaces: (2, 4),
     min_side: (3, 4),
     draw,
+    check: Check::Bfs,
 };
 
 fn draw(rng: &mut ChaCha8Rng, d: &Dims) -> Layout {
