@@ -781,10 +781,8 @@ pub fn retain(
 
 /// The profile a cycle gives its puzzle's case: every attempt that ran on
 /// the puzzle and answered (not cancelled or failed; not a variant's or a
-/// door split part's, which ran other puzzles), the winner included. The
-/// limit is the cycle's position limit, none for the final run: the
-/// report keeps no other (a reuse of the puzzle's own case ran under a
-/// raised one, a run the budget cut under a lower one).
+/// door split part's, which ran other puzzles), the winner included, each
+/// with the position limit it ran under (none for the final run).
 fn profile(report: &Report) -> Vec<casebase::schema::Trial> {
     use sbp_protocol::Status;
     let trial = |a: &AttemptRecord| {
@@ -802,7 +800,7 @@ fn profile(report: &Report) -> Vec<casebase::schema::Trial> {
             params: a.params.clone(),
             status,
             positions: a.result.positions_examined.unwrap_or(0),
-            limit: (a.phase != Phase::Final).then_some(report.position_limit),
+            limit: a.result.position_limit,
             seconds: Some(a.result.elapsed_ms as f64 / 1000.0),
             length,
         })

@@ -175,6 +175,7 @@ async fn shorten(
         elapsed_ms: out.elapsed_ms,
         solution: Some(out.solution.clone()),
         error: None,
+        position_limit: None,
     };
     // Replayed by `solver verify` like every other claimed solution.
     let verified = runner.check_claim(puzzle, claim, 0, Some(kill)).await;

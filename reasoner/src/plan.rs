@@ -835,6 +835,7 @@ mod tests {
             elapsed_ms: 0,
             solution: None,
             error: None,
+            position_limit: None,
         }
     }
 

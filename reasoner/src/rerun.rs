@@ -137,6 +137,7 @@ async fn solve(
         elapsed_ms: out.elapsed_ms,
         solution: out.solution,
         error: None,
+        position_limit: None,
     };
     let verified = runner.check_claim(puzzle, claim, TAG, Some(kill)).await;
     if verified.status != RunStatus::Solved {

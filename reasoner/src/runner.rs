@@ -98,6 +98,11 @@ pub struct AttemptResult {
     /// Why a failed run failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The position limit the run had (none: unlimited), as the cycle set
+    /// it for this attempt: its phase's, raised for a reuse of the
+    /// puzzle's own case, lowered by the budget. A retained trial keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position_limit: Option<u64>,
 }
 
 impl AttemptResult {
@@ -122,6 +127,7 @@ impl AttemptResult {
             elapsed_ms,
             solution: None,
             error: Some(reason.into()),
+            position_limit: None,
         }
     }
 }
@@ -518,6 +524,10 @@ impl Runner {
                 self.check_claim(puzzle, claim, tag, limits.timeout).await
             }
         };
+        let result = AttemptResult {
+            position_limit: limits.max_positions,
+            ..result
+        };
         tracing::info!(
             status = result.status.name(),
             positions = result.positions_examined,
@@ -632,6 +642,7 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         elapsed_ms,
         solution: json.solution,
         error: None,
+        position_limit: None,
     }
 }
 

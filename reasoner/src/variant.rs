@@ -307,6 +307,7 @@ async fn variant_cycle(
         elapsed_ms: started.elapsed().as_millis() as u64,
         solution: report.solution.clone(),
         error: report.attempts.iter().find_map(|a| a.result.error.clone()),
+        position_limit: None,
     };
     (summary, winner)
 }

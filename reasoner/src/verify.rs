@@ -143,6 +143,7 @@ mod tests {
             elapsed_ms: 3,
             solution: Some(vec!["@ 1,1 R".to_string()]),
             error: None,
+            position_limit: None,
         }
     }
 

@@ -181,8 +181,8 @@ fn from_matrix_refuses_a_missing_puzzle_and_a_bad_line() {
 }
 
 /// `solve --retain` writes the new case with a profile of the cycle's
-/// attempts, the winner's run among them; retaining again joins the
-/// profiles.
+/// attempts, the winner's run among them, each with the position limit it
+/// ran under; retaining again joins the profiles.
 #[test]
 fn retain_writes_the_attempts_as_the_profile() {
     let dir = Scratch::new("retain-profile");
@@ -217,6 +217,9 @@ fn retain_writes_the_attempts_as_the_profile() {
         let same = trials.iter().any(|t| {
             t["status"].as_str() == a["status"].as_str()
                 && t["positions"].as_integer() == a["positions_examined"].as_i64()
+                // The limit the attempt itself ran under, as its report row says.
+                && t.get("limit").and_then(|l| l.as_integer())
+                    == a.get("position_limit").and_then(|l| l.as_i64())
         });
         assert!(same, "attempt {a} in {trials:#?}");
     }
