@@ -28,21 +28,29 @@ from common import ROOT, SOLVER
 HERE = os.path.join(ROOT, "experiments", "benchmark")
 SUMS = os.path.join(HERE, "SHA256SUMS")
 
-# (family, seed, count, options): one `solver generate` command each.
+# (family, seed, count, options): one `solver generate` command each. Sizes
+# and targets calibrated with matrix.py + matrix_summary.py at the matrix's
+# limit of 20,000 positions (experiments/matrix.md): the Klotski-like
+# families (klotski, walls, mixed, gnome) at lengths a greedy width search
+# (bfws) still settles within the limit, Rush-Hour-like and tile boards
+# where it does not apply and A* / BFS / IDA* variants win.
 BATCHES = [
-    ("klotski", 101, 20, ["--width", "4", "--height", "5", "--spaces", "2", "--min-length", "40"]),
-    ("klotski", 102, 20, ["--width", "5", "--height", "6", "--spaces", "3", "--min-length", "40"]),
-    ("klotski", 103, 15, ["--width", "6", "--height", "8", "--spaces", "4", "--min-length", "30"]),
-    ("gnome", 201, 30, ["--width", "6", "--height", "7", "--min-length", "30"]),
-    ("gnome", 202, 25, ["--width", "8", "--height", "8", "--min-length", "30"]),
-    ("rush", 301, 30, ["--width", "6", "--height", "6", "--min-length", "20"]),
-    ("rush", 302, 25, ["--width", "7", "--height", "7", "--min-length", "20"]),
-    ("mixed", 401, 30, ["--width", "5", "--height", "5", "--min-length", "30"]),
-    ("mixed", 402, 25, ["--width", "6", "--height", "6", "--min-length", "30"]),
-    ("tiles", 501, 30, ["--width", "3", "--height", "4", "--min-length", "30"]),
-    ("tiles", 502, 25, ["--width", "4", "--height", "4", "--min-length", "35"]),
-    ("walls", 601, 30, ["--width", "6", "--height", "6", "--min-length", "30"]),
-    ("walls", 602, 25, ["--width", "7", "--height", "8", "--min-length", "30"]),
+    ("klotski", 101, 25, ["--width", "4", "--height", "5", "--spaces", "2", "--min-length", "40"]),
+    ("klotski", 102, 30, ["--width", "5", "--height", "5", "--spaces", "2", "--min-length", "50"]),
+    ("gnome", 201, 30, ["--width", "5", "--height", "6", "--spaces", "2", "--min-length", "35",
+                        "--max-positions-check", "300000"]),
+    ("gnome", 202, 25, ["--width", "6", "--height", "6", "--spaces", "2", "--min-length", "35",
+                        "--max-positions-check", "300000"]),
+    ("rush", 301, 25, ["--width", "6", "--height", "6", "--spaces", "12", "--hardest", "1500"]),
+    ("rush", 302, 30, ["--width", "7", "--height", "7", "--spaces", "14", "--min-length", "25"]),
+    ("mixed", 401, 30, ["--width", "5", "--height", "5", "--spaces", "2", "--min-length", "35"]),
+    ("mixed", 402, 25, ["--width", "6", "--height", "5", "--spaces", "2", "--min-length", "35"]),
+    ("tiles", 501, 25, ["--width", "3", "--height", "4", "--spaces", "1", "--min-length", "25",
+                        "--max-positions-check", "150000"]),
+    ("tiles", 502, 30, ["--width", "4", "--height", "4", "--spaces", "1", "--min-length", "35",
+                        "--max-positions-check", "150000"]),
+    ("walls", 601, 25, ["--width", "5", "--height", "5", "--spaces", "2", "--min-length", "40"]),
+    ("walls", 602, 30, ["--width", "5", "--height", "6", "--spaces", "2", "--min-length", "40"]),
 ]
 
 

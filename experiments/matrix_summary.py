@@ -34,6 +34,16 @@ def load(paths):
     return list(rows.values())
 
 
+def lowered(r, limit):
+    """Row r as if run under the lower position limit `limit`: a run solved
+    or settled within it is the same run (the solver's positions are
+    deterministic and its search does not depend on the limit before it is
+    reached); any other stopped at the limit, `limit_reached`."""
+    if r["status"] == "error" or r["positions"] <= limit:
+        return {**r, "limit": limit}
+    return {**r, "limit": limit, "status": "limit_reached", "positions": limit, "length": None}
+
+
 def solved(r, limit):
     return r["status"] == "solved" and r["positions"] <= limit
 

@@ -21,10 +21,12 @@ benchmark (chosen knowing every family, so stricter than one chosen on the
 training families); VBS the per-puzzle best. The closed gap is
 (SBS - selector) / (SBS - VBS).
 
-  experiments/transfer.py experiments/results/matrix/benchmark.jsonl.gz --jobs 2
+  experiments/transfer.py experiments/results/matrix/benchmark-L20000-G50.jsonl --jobs 2
 
 writes experiments/transfer.md, experiments/results/transfer/rows.jsonl and
-the plot experiments/results/transfer/closed_gap.{svg,png}.
+the plot experiments/results/transfer/closed_gap.{svg,png}; with `--name N`,
+experiments/transfer-N.md and experiments/results/transfer/N/ instead (the
+collection's run: `--name collection`).
 """
 import argparse
 import gzip
@@ -39,6 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import REASONER, ROOT  # noqa: E402
 from harness import key_text  # noqa: E402
+from matrix_summary import lowered  # noqa: E402
 
 MODES = ["learned", "thesis", "random", "none"]
 OUT = os.path.join(ROOT, "experiments", "results", "transfer")
@@ -177,13 +180,15 @@ def pct(x):
     return "n/a" if x is None else f"{x:.0f}%"
 
 
-def markdown(matrix, sbs, table, args):
+def markdown(matrix, sbs, table, args, plots):
     overall = table[-1]
     out = ["# Transfer: the case base on puzzle families it has never seen (issue 45)", "",
            f"closed gap: {pct(overall['learned']['closed'])}", "",
            "Leave-one-family-out over the performance matrix "
            f"`{' '.join(os.path.relpath(p, ROOT) for p in args.matrix)}`: {len(matrix.puzzles)} puzzles, "
-           f"{len(matrix.settings)} settings, position limit L = {matrix.limit:,}. For each family the case base "
+           f"{len(matrix.settings)} settings, position limit L = {matrix.limit:,}"
+           + (" (the matrix read as if run under it: `--limit`, rows solved within L are the same runs)" if args.limit else "")
+           + ". For each family the case base "
            "holds the other families' puzzles with their full performance profiles, its retrieval fitted by "
            "`reasoner learn`; `reasoner rank` orders the settings for each held-out puzzle and the matrix gives "
            "what they cost (settings the solver refuses for a puzzle, such as bidir where the goal does not fix every block, are passed over). Made by `experiments/transfer.py` (see its docstring for the definitions); "
@@ -209,11 +214,11 @@ def markdown(matrix, sbs, table, args):
         out.append("| " + " | ".join(str(c) for c in cells) + " |")
     rnd, lrn = overall["random"]["selection"], overall["learned"]["selection"]
     out += ["", f"Learned retrieval's selection cost is 1/{rnd / max(lrn, 1):.2f} of a random case's.",
-            "", "![closed gap per family](results/transfer/closed_gap.svg)", ""]
+            "", f"![closed gap per family]({plots}/closed_gap.svg)", ""]
     return "\n".join(out)
 
 
-def plot(table):
+def plot(table, out):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -225,7 +230,7 @@ def plot(table):
     ax.axhline(50, color="gray", linestyle="--", linewidth=0.8)
     ax.set_ylabel("closed SBS-VBS gap (%)")
     ax.legend(fontsize=7)
-    save(fig, "closed_gap", out=OUT)
+    save(fig, "closed_gap", out=out)
 
 
 def main():
@@ -234,16 +239,32 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--attempts", type=int, default=5, help="settings a schedule tries (default 5)")
     ap.add_argument("--seed", type=int, default=0, help="seed of random retrieval")
+    ap.add_argument("--limit", type=int, help="read the matrix as if run under this lower position limit")
+    ap.add_argument("--name", default="", help="write transfer-NAME.md and results/transfer/NAME/")
     args = ap.parse_args()
-    matrix = Matrix(read_matrix(args.matrix))
-    rows = evaluate(matrix, args.matrix, args.jobs, args.attempts, args.seed)
-    os.makedirs(OUT, exist_ok=True)
-    with open(os.path.join(OUT, "rows.jsonl"), "w") as f:
+    out = os.path.join(OUT, args.name) if args.name else OUT
+    md = f"transfer-{args.name}.md" if args.name else "transfer.md"
+    rows = read_matrix(args.matrix)
+    with tempfile.TemporaryDirectory(prefix="transfer-matrix-") as folder:
+        paths = args.matrix
+        if args.limit:
+            if args.limit > min(r["limit"] for r in rows):
+                sys.exit(f"transfer.py: --limit {args.limit} is above the matrix's limit")
+            # One matrix for everything: the case bases are built from the
+            # same lowered rows the costs are read from.
+            rows = [lowered(r, args.limit) for r in rows]
+            paths = [os.path.join(folder, f"matrix-L{args.limit}.jsonl")]
+            with open(paths[0], "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows)
+        matrix = Matrix(rows)
+        rows = evaluate(matrix, paths, args.jobs, args.attempts, args.seed)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "rows.jsonl"), "w") as f:
         f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in rows)
     sbs, table = summary(matrix, rows, args.attempts)
-    with open(os.path.join(ROOT, "experiments", "transfer.md"), "w") as f:
-        f.write(markdown(matrix, sbs, table, args))
-    plot(table)
+    with open(os.path.join(ROOT, "experiments", md), "w") as f:
+        f.write(markdown(matrix, sbs, table, args, os.path.relpath(out, os.path.join(ROOT, "experiments"))))
+    plot(table, out)
     print(f"closed gap: {pct(table[-1]['learned']['closed'])}")
 
 
