@@ -39,7 +39,7 @@ impl JobsArg {
 }
 
 /// The machine's cores (1 where that cannot be read).
-pub(super) fn cores() -> usize {
+pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |c| c.get())
 }
 

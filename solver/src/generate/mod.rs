@@ -26,6 +26,7 @@ use rand_chacha::ChaCha8Rng;
 pub use check::{Check, Checked, Verdict};
 pub use layout::Layout;
 
+use crate::cli::jobs::{cores, in_order};
 use crate::formats::ParseError;
 use crate::model::Puzzle;
 use crate::search::SearchError;
@@ -222,29 +223,6 @@ pub fn draw(request: &Request, seed: u64) -> Drawn {
 /// One draw's puzzle and check, or why it failed.
 type Drawn = Result<(Puzzle, Checked), GenerateError>;
 
-/// Draws and checks the draws numbered `batch`, each on its own thread;
-/// their seeds and outcomes in the batch's order.
-fn check_batch(request: &Request, batch: &[usize]) -> Vec<(u64, Drawn)> {
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .iter()
-            .map(|&j| {
-                let seed = draw_seed(request.seed, j);
-                (seed, scope.spawn(move || draw(request, seed)))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|(seed, h)| {
-                (
-                    seed,
-                    h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                )
-            })
-            .collect()
-    })
-}
-
 /// True when a draw's check meets the target.
 fn meets(target: &Target, c: &Checked) -> bool {
     let enough = c.examined >= target.min_positions;
@@ -261,25 +239,32 @@ pub fn generate(request: &Request) -> Result<Vec<Generated>, GenerateError> {
     let draws = request
         .hardest
         .unwrap_or(request.count.saturating_mul(DRAWS_PER_PUZZLE));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let wants_more = |kept: &[Generated]| request.hardest.is_some() || kept.len() < request.count;
     let mut kept: Vec<Generated> = Vec::new();
-    let mut j = 0;
-    while j < draws && (request.hardest.is_some() || kept.len() < request.count) {
-        // A batch of draws checked at once, one thread each, then kept in
-        // draw order: the same puzzles, whatever the number of cores.
-        let batch = (j..draws.min(j + threads)).collect::<Vec<_>>();
-        j += batch.len();
-        for (seed, drawn) in check_batch(request, &batch) {
-            let (puzzle, checked) = drawn?;
-            let wanted = request.hardest.is_some() || kept.len() < request.count;
-            if wanted && meets(&request.target, &checked) {
-                kept.push(Generated {
-                    puzzle,
-                    seed,
-                    checked,
-                });
-            }
+    // Draws are checked on every core and kept in draw order, so the puzzles
+    // do not depend on the number of cores; once enough are kept, no
+    // further draw is taken (`Err(None)` stops the run, as an error would).
+    let work = |j| {
+        let seed = draw_seed(request.seed, j);
+        (seed, draw(request, seed))
+    };
+    let run = in_order(draws, cores(), work, |_, (seed, drawn): (u64, Drawn)| {
+        let (puzzle, checked) = drawn.map_err(Some)?;
+        if meets(&request.target, &checked) {
+            kept.push(Generated {
+                puzzle,
+                seed,
+                checked,
+            });
         }
+        if wants_more(&kept) {
+            Ok(())
+        } else {
+            Err(None)
+        }
+    });
+    if let Err(Some(e)) = run {
+        return Err(e);
     }
     if request.hardest.is_some() {
         // Longest first; a stable sort keeps draw order among equals.
