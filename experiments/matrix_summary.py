@@ -44,17 +44,18 @@ def lowered(r, limit):
     return {**r, "limit": limit, "status": "limit_reached", "positions": limit, "length": None}
 
 
-def solved(r, limit):
-    return r["status"] == "solved" and r["positions"] <= limit
+def solved(r):
+    return r["status"] == "solved"
 
 
 def par2(r, limit):
-    return r["positions"] if solved(r, limit) else 2 * limit
+    return r["positions"] if solved(r) else 2 * limit
 
 
 def summarize(rows, limit, overall=None):
     """{puzzles, sbs, sbs_solved, vbs_solved, sbs_par2, vbs_par2, best_by_algorithm,
-    overall_solved} for rows; overall_solved is what setting `overall` solves of them."""
+    overall_solved} for rows (run, or `lowered`, under `limit`); overall_solved is what
+    setting `overall` solves of them."""
     order = {}
     for r in rows:
         order.setdefault(r["setting"], len(order))
@@ -65,7 +66,7 @@ def summarize(rows, limit, overall=None):
 
     def score(setting):
         runs = by_setting[setting]
-        won = sum(1 for p in puzzles if p in runs and solved(runs[p], limit))
+        won = sum(1 for p in puzzles if p in runs and solved(runs[p]))
         cost = sum(par2(runs[p], limit) if p in runs else 2 * limit for p in puzzles)
         return (-won, cost, order[setting])
 
@@ -73,7 +74,7 @@ def summarize(rows, limit, overall=None):
     best = collections.Counter()
     vbs_solved, vbs_par2 = 0, 0
     for p in puzzles:
-        runs = [r for r in rows if r["puzzle"] == p and solved(r, limit)]
+        runs = [r for r in rows if r["puzzle"] == p and solved(r)]
         if runs:
             w = min(runs, key=lambda r: (r["positions"], r["seconds"], order[r["setting"]]))
             best[w["params"]["algorithm"]] += 1
@@ -113,6 +114,7 @@ def main():
     limit = a.limit or run_limit
     if limit > run_limit:
         sys.exit(f"matrix_summary.py: --limit {limit} is above the matrix's limit {run_limit}")
+    rows = [lowered(r, limit) for r in rows]
     families = collections.defaultdict(list)
     for r in rows:
         families[r["family"]].append(r)

@@ -299,7 +299,7 @@ fn plan_attempts(
     };
     let reuse: Vec<(String, ParamSet)> = reuse
         .into_iter()
-        .filter(|(_, p)| !p.algorithm.fluid() || units >= plan::FLUID_UNITS)
+        .filter(|(_, p)| plan::runs_with_units(p, units))
         .collect();
     let general = plan::general_settings(spaces, units);
     tracing::info!(

@@ -210,6 +210,13 @@ pub fn route_setting() -> (String, ParamSet) {
 /// settings include [`fluid_setting`]: a fluid of one block is no fluid.
 pub const FLUID_UNITS: u64 = 2;
 
+/// True when the solver can run `params` on a puzzle with `units` fluid
+/// units: a fluid setting needs [`FLUID_UNITS`] of them (the solver refuses
+/// it elsewhere), any other runs anywhere.
+pub fn runs_with_units(params: &ParamSet, units: u64) -> bool {
+    !params.algorithm.fluid() || units >= FLUID_UNITS
+}
+
 /// Our general setting for puzzles with units (interchangeable 1x1 blocks):
 /// [`route_setting`] (`path`, weight 3) as weighted A* over the fluid
 /// abstraction (`solver --algorithm fluid`). On the GNOME levels it plans Shark in 2,318 abstract

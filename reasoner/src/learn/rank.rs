@@ -116,7 +116,7 @@ pub fn rank(
     let mut seen = std::collections::HashSet::new();
     Ok(list
         .into_iter()
-        .filter(|r| !r.params.algorithm.fluid() || units >= crate::plan::FLUID_UNITS)
+        .filter(|r| crate::plan::runs_with_units(&r.params, units))
         .filter(|r| seen.insert(select::key(&r.params)))
         .collect())
 }
