@@ -16,7 +16,7 @@ use crate::features::Features;
 use crate::params::ParamSet;
 use crate::similarity::Similarity;
 
-pub use select::{Choice, Known};
+pub use select::{Choice, Known, Profiles};
 
 /// The learned similarity: the weights of a fit over [`terms`].
 #[derive(Clone, Debug)]
@@ -98,8 +98,8 @@ impl Similarity for LearnedSimilarity {
 }
 
 /// The cases of `cb` with a profile, as the selector sees them.
-fn known(cb: &CaseBase) -> Vec<Known> {
-    cb.cases.iter().filter_map(Known::of).collect()
+fn known(cb: &CaseBase) -> Profiles {
+    Profiles::of(&cb.cases)
 }
 
 /// Fits the learned similarity to `cb`'s cases with profiles; `None` when

@@ -30,36 +30,77 @@ pub fn key(p: &ParamSet) -> String {
     serde_json::to_string(p).unwrap_or_else(|_| p.to_string())
 }
 
-/// One case as the selector sees it: its terms and its profile by setting.
+/// One case as the selector sees it: its terms and its profile, one cost
+/// per setting of its [`Profiles`].
 #[derive(Clone, Debug)]
 pub struct Known {
     pub name: String,
     pub terms: Vec<Option<f64>>,
-    /// Setting key -> (params, PAR2 cost).
-    pub costs: BTreeMap<String, (ParamSet, f64)>,
+    /// PAR2 cost per setting, in the order of [`Profiles::settings`]
+    /// (`None`: the case never tried it).
+    pub costs: Vec<Option<f64>>,
     /// Its least cost over the profile (at least 1).
     pub best: f64,
 }
 
 impl Known {
-    /// A case with a non-empty profile (`None` without one).
-    pub fn of(case: &Case) -> Option<Known> {
-        let mut costs: BTreeMap<String, (ParamSet, f64)> = BTreeMap::new();
-        for t in &case.profile {
-            let c = par2(t);
-            let e = costs.entry(key(&t.params)).or_insert((t.params.clone(), c));
-            e.1 = e.1.min(c);
+    /// What the case paid for setting `s`, when it tried it.
+    pub fn cost(&self, s: usize) -> Option<f64> {
+        self.costs[s]
+    }
+}
+
+/// The cases with a profile and the settings any of them tried, each
+/// setting once and in the order of its key, so that a case's costs are a
+/// row of numbers: the fit ranks every case hundreds of times over, and
+/// a row indexed by setting keeps that from hashing or comparing strings.
+#[derive(Clone, Debug, Default)]
+pub struct Profiles {
+    /// Setting keys ([`key`]) and their parameters, sorted by key.
+    pub settings: Vec<(String, ParamSet)>,
+    pub cases: Vec<Known>,
+}
+
+impl Profiles {
+    /// The profiles of `cases`, those without one left out.
+    pub fn of<'a>(cases: impl IntoIterator<Item = &'a Case>) -> Profiles {
+        let cases: Vec<&Case> = cases.into_iter().filter(|c| !c.profile.is_empty()).collect();
+        let mut index: BTreeMap<String, ParamSet> = BTreeMap::new();
+        for t in cases.iter().flat_map(|c| &c.profile) {
+            index.entry(key(&t.params)).or_insert_with(|| t.params.clone());
         }
-        let best = costs
-            .values()
-            .map(|(_, c)| *c)
-            .fold(f64::INFINITY, f64::min);
-        (!costs.is_empty()).then(|| Known {
-            name: case.name.clone(),
-            terms: terms::vector(&case.features),
-            costs,
-            best: best.max(1.0),
-        })
+        let at: BTreeMap<&str, usize> = index.keys().enumerate().map(|(i, k)| (k.as_str(), i)).collect();
+        let known = cases
+            .iter()
+            .map(|case| {
+                let mut costs: Vec<Option<f64>> = vec![None; index.len()];
+                for t in &case.profile {
+                    let c = &mut costs[at[key(&t.params).as_str()]];
+                    *c = Some(c.map_or(par2(t), |c| c.min(par2(t))));
+                }
+                let best = costs.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+                Known {
+                    name: case.name.clone(),
+                    terms: terms::vector(&case.features),
+                    costs,
+                    best: best.max(1.0),
+                }
+            })
+            .collect();
+        Profiles {
+            settings: index.into_iter().collect(),
+            cases: known,
+        }
+    }
+
+    /// Number of cases with a profile.
+    pub fn len(&self) -> usize {
+        self.cases.len()
+    }
+
+    /// Whether no case has a profile.
+    pub fn is_empty(&self) -> bool {
+        self.cases.is_empty()
     }
 }
 
@@ -75,17 +116,31 @@ pub struct Choice {
     pub score: f64,
 }
 
-/// Settings ranked for a puzzle with terms `query`, from the `k` cases of
-/// `known` nearest it under `weights` (`skip`: an index left out, for
-/// leave-one-out). Ties: by score, then the setting's key.
-pub fn rank(
+/// A setting's rank in the order of [`order`]: its index in
+/// [`Profiles::settings`] and its score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    pub setting: usize,
+    pub score: f64,
+    /// Σ w cost and Σ w over the neighbours that tried it.
+    cost: f64,
+    weight: f64,
+    /// The nearest neighbour that tried it.
+    source: usize,
+}
+
+/// The `k` cases nearest `query` under `weights` (`skip`: an index left
+/// out, for leave-one-out), nearest first, with their distances; ties by
+/// index.
+fn nearest(
     weights: &[f64],
     k: usize,
     query: &[Option<f64>],
-    known: &[Known],
+    p: &Profiles,
     skip: Option<usize>,
-) -> Vec<Choice> {
-    let mut near: Vec<(f64, usize)> = known
+) -> Vec<(f64, usize)> {
+    let mut near: Vec<(f64, usize)> = p
+        .cases
         .iter()
         .enumerate()
         .filter(|(i, _)| Some(*i) != skip)
@@ -93,38 +148,80 @@ pub fn rank(
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     near.truncate(k.max(1));
-    // Setting key -> (params, Σ w ln ratio, Σ w cost, Σ w, nearest source).
-    let mut acc: BTreeMap<&str, (&ParamSet, f64, f64, f64, &str)> = BTreeMap::new();
+    near
+}
+
+/// The settings tried by any of the `k` nearest cases, best score first
+/// (ties: the setting's key). A setting's score is the weighted mean, over
+/// the neighbours (weight `1 / (1 + distance)`), of `ln(cost / the
+/// neighbour's best)`; a neighbour that never tried it counts as though it
+/// had cost twice its best: unknown is not free.
+pub fn order(
+    weights: &[f64],
+    k: usize,
+    query: &[Option<f64>],
+    p: &Profiles,
+    skip: Option<usize>,
+) -> Vec<Scored> {
+    let near = nearest(weights, k, query, p, skip);
+    let n = p.settings.len();
+    // Per setting: Σ w ln ratio, Σ w cost, Σ w, nearest source.
+    let mut lr = vec![0.0; n];
+    let mut cost = vec![0.0; n];
+    let mut weight = vec![0.0; n];
+    let mut source = vec![usize::MAX; n];
     for (d, i) in &near {
-        let case = &known[*i];
+        let case = &p.cases[*i];
         let w = 1.0 / (1.0 + d);
-        for (k, (p, c)) in &case.costs {
-            let e = acc.entry(k).or_insert((p, 0.0, 0.0, 0.0, &case.name));
-            e.1 += w * (c.max(1.0) / case.best).ln();
-            e.2 += w * c;
-            e.3 += w;
+        for (s, c) in case.costs.iter().enumerate() {
+            if let Some(c) = c {
+                lr[s] += w * (c.max(1.0) / case.best).ln();
+                cost[s] += w * c;
+                weight[s] += w;
+                if source[s] == usize::MAX {
+                    source[s] = *i;
+                }
+            }
         }
     }
-    // A setting tried by few of the neighbours is predicted from those
-    // alone, but pays for the neighbours that never tried it as though it
-    // had cost them twice their best: unknown is not free.
     let total: f64 = near.iter().map(|(d, _)| 1.0 / (1.0 + d)).sum();
-    let mut out: Vec<(String, Choice)> = acc
-        .into_iter()
-        .map(|(k, (p, lr, c, w, src))| {
-            let missing = (total - w).max(0.0);
-            let score = (lr + missing * 2f64.ln()) / total.max(f64::MIN_POSITIVE);
-            let choice = Choice {
-                params: p.clone(),
-                predicted: c / w,
-                source: src.to_string(),
-                score,
-            };
-            (k.to_string(), choice)
+    let mut out: Vec<Scored> = (0..n)
+        .filter(|s| source[*s] != usize::MAX)
+        .map(|s| {
+            let missing = (total - weight[s]).max(0.0);
+            Scored {
+                setting: s,
+                score: (lr[s] + missing * 2f64.ln()) / total.max(f64::MIN_POSITIVE),
+                cost: cost[s],
+                weight: weight[s],
+                source: source[s],
+            }
         })
         .collect();
-    out.sort_by(|a, b| a.1.score.total_cmp(&b.1.score).then_with(|| a.0.cmp(&b.0)));
-    out.into_iter().map(|(_, c)| c).collect()
+    // Settings are indexed in key order, so the index breaks ties by key.
+    out.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.setting.cmp(&b.setting)));
+    out
+}
+
+/// Settings ranked for a puzzle with terms `query`, from the `k` cases of
+/// `p` nearest it under `weights` (`skip`: a case left out), as
+/// [`order`] ranks them.
+pub fn rank(
+    weights: &[f64],
+    k: usize,
+    query: &[Option<f64>],
+    p: &Profiles,
+    skip: Option<usize>,
+) -> Vec<Choice> {
+    order(weights, k, query, p, skip)
+        .into_iter()
+        .map(|s| Choice {
+            params: p.settings[s.setting].1.clone(),
+            predicted: s.cost / s.weight,
+            source: p.cases[s.source].name.clone(),
+            score: s.score,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -183,15 +280,13 @@ pub(crate) mod tests {
     #[test]
     fn the_neighbours_cheapest_setting_ranks_first() {
         let (bfs, astar) = (algo(Algorithm::Bfs), algo(Algorithm::Astar));
-        let known: Vec<Known> = [
+        let cases = [
             profiled("a", 2.0, &bfs, &astar),
             profiled("b", 2.0, &bfs, &astar),
             profiled("c", 9.0, &astar, &bfs),
-        ]
-        .iter()
-        .filter_map(Known::of)
-        .collect();
-        let q = known[0].terms.clone();
+        ];
+        let known = Profiles::of(&cases);
+        let q = known.cases[0].terms.clone();
         let w = terms::thesis_weights();
         let r = rank(&w, 2, &q, &known, Some(0));
         assert_eq!(r[0].params, bfs, "b, nearest, says BFS");
