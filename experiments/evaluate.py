@@ -13,6 +13,12 @@ its own scale, with the ablations and the learning curve of issue 18:
    random orders with `--retain`, twice over (second pass against first).
 4. Solution quality: the reasoner's steps against the known optima, and with
    `--improve` when the reasoner has it.
+5. Learned retrieval (issue 45, PARTS=learned): the same case base, its
+   cases given their performance profiles from the collection's matrix
+   (`PROFILE_MATRIX`, the rows of the seed's own puzzles), retrieved from by
+   the learned selector (refitted by `reasoner learn` without the puzzle's
+   own case, so neither its case nor its profile informs its own run), by
+   the thesis similarity and by a random case, at seed 1.
 
 Every solver or reasoner process is one keyed run of experiments/harness.py:
 one per core at once, resumable (a rerun skips what is done), each result
@@ -52,6 +58,8 @@ SEED_CASEBASE = os.path.join("casebase", "seed.toml")
 # retrievals at seed 1, the learning curve, the oracle grid, seeds 2 and up,
 # the reasoner with --improve.
 DEFAULT_PARTS = "table,ablations,learning,oracle,seeds,improve"
+# The matrix whose rows give the seed's cases their profiles (part `learned`).
+PROFILE_MATRIX = os.path.join("experiments", "results", "matrix", "collection-L200000-G50.jsonl")
 
 
 def env_int(name, default):
@@ -179,26 +187,53 @@ def file_sha(path):
         return hashlib.sha256(f.read()).hexdigest()[:16]
 
 
-def ablation_run(puzzle, method, seed, scale, improve=False):
+def ablation_run(puzzle, method, seed, scale, improve=False, profiled=False):
     """The reasoner on `puzzle` with seed.toml less its own case; `method`:
-    thesis, extended (similarity) or random, none (retrieval)."""
+    thesis, extended (similarity), learned (the selector, refitted without
+    the case) or random, none (retrieval). `profiled`: the case base's cases
+    carry their profiles from PROFILE_MATRIX (required by learned)."""
     flags = {"thesis": ["--similarity", "thesis"], "extended": ["--similarity", "extended"],
+             "learned": ["--similarity", "learned"],
              "random": ["--retrieval", "random"], "none": ["--retrieval", "none"]}[method]
     if improve:
         flags = flags + ["--improve"]
     key = {"kind": "reasoner", "puzzle": puzzle, "method": method, "seed": seed, "limit": scale.limit,
            "attempts": scale.attempts, "final_timeout": scale.final_timeout, "improve": improve,
            "casebase": SEED_CASEBASE, "casebase_sha": file_sha(SEED_CASEBASE), "leave_own_case_out": True}
+    if profiled or method == "learned":
+        key["profiles"] = PROFILE_MATRIX
+        key["profiles_sha"] = file_sha(PROFILE_MATRIX)
 
     def work():
+        source = profiled_casebase() if "profiles" in key else os.path.join(ROOT, SEED_CASEBASE)
         with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as tmp:
-            tmp.write(casebase_without(os.path.join(ROOT, SEED_CASEBASE), puzzle))
+            tmp.write(casebase_without(source, puzzle))
         try:
+            if method == "learned":
+                subprocess.run([REASONER, "learn", tmp.name], capture_output=True, check=True, cwd=ROOT)
             code, r, err = run_process(reasoner_args(puzzle, tmp.name, scale, seed, flags), reasoner_timeout(scale))
         finally:
             os.unlink(tmp.name)
         return summary(r) if r else {"status": "failed", "exit": code, "error": err}
     return key, work
+
+
+@functools.lru_cache(maxsize=None)
+def profiled_casebase():
+    """seed.toml with its cases' profiles joined from PROFILE_MATRIX (the
+    rows of the puzzles it has a case for; no case is added), written once
+    per process into a temporary folder; its path."""
+    with open(os.path.join(ROOT, SEED_CASEBASE), "rb") as f:
+        own = {c["provenance"]["puzzle"] for c in tomllib.load(f)["case"] if "provenance" in c}
+    folder = tempfile.mkdtemp(prefix="evaluate-profiled-")
+    rows, cb = os.path.join(folder, "rows.jsonl"), os.path.join(folder, "seed-profiled.toml")
+    with open(os.path.join(ROOT, PROFILE_MATRIX)) as f, open(rows, "w") as out:
+        out.writelines(line for line in f if line.strip() and json.loads(line)["puzzle"] in own)
+    with open(os.path.join(ROOT, SEED_CASEBASE)) as f, open(cb, "w") as out:
+        out.write(f.read())
+    subprocess.run([REASONER, "casebase", "from-matrix", rows, "--casebase", cb], capture_output=True,
+                   check=True, cwd=ROOT)
+    return cb
 
 
 def cases_in(path):
@@ -268,6 +303,9 @@ def plan(files, spaces, scale, store):
         elif part == "ablations":
             chains += [[ablation_run(p, m, 1, scale)] for p in cheapest_first(files, spaces, scale, store)
                        for m in ("extended", "random", "none")]
+        elif part == "learned":
+            chains += [[ablation_run(p, m, 1, scale, profiled=True)] for p in cheapest_first(files, spaces, scale, store)
+                       for m in ("learned", "thesis", "random")]
         elif part == "seeds":
             for seed in range(2, scale.seeds + 1):
                 chains += [[ablation_run(p, m, seed, scale)] for p in files for m in ("thesis", "extended", "random", "none")]

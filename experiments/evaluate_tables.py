@@ -5,6 +5,8 @@ in experiments/results/evaluate/runs.jsonl (running nothing):
 - ablations.md, ablations.svg/.png: solved puzzles per retrieval, mean and spread;
 - learning_curve.md, learning_curve.svg/.png: positions against cases held;
 - quality.md: the reasoner's steps against the known optima;
+- learned.md: learned retrieval against the thesis similarity and a random
+  case on the profiled seed case base (PARTS=learned, issue 45);
 - MACHINE.md: the scale, commits and machines the recorded runs came from.
 
 They go into a folder of experiments/results/evaluate/ named for the scale
@@ -165,6 +167,42 @@ def ablations(store, files, scale):
     write("ablations.md", text)
     plot_ablations(per_method, effort, len(files))
     return {"solved": per_method, "million positions": effort}
+
+
+def learned(store, files, scale):
+    """learned.md: seed 1 on the profiled seed case base (part `learned`),
+    learned retrieval beside the thesis similarity and a random case, on the
+    puzzles whose three runs are recorded; the unprofiled ablation's thesis
+    and random runs of seed 1 beside them for reference."""
+    modes = [("learned", True), ("thesis", True), ("random", True), ("thesis", False), ("random", False)]
+    rows = {p: [result(store, ev.ablation_run(p, m, 1, scale, profiled=pr)) for m, pr in modes] for p in files}
+    done = {p: r for p, r in rows.items() if all(r[:3])}
+    if not done:
+        return {}
+    figures = {}
+    lines = []
+    for i, (m, pr) in enumerate(modes):
+        rs = [r[i] for r in done.values() if r[i]]
+        figures[f"{m}{'' if pr else ' (seed.toml)'}"] = {
+            "runs": len(rs), "solved": sum(r["status"] == "solved" for r in rs),
+            "million positions": round(sum(r.get("positions", 0) for r in rs) / 1e6, 2)}
+        lines.append(f"| {METHOD_NAMES.get(m, 'learned retrieval')} | "
+                     f"{'profiled seed (this part)' if pr else 'seed.toml (ablations.md)'} | {len(rs)} | "
+                     f"{sum(r['status'] == 'solved' for r in rs)} | "
+                     f"{sum(r.get('positions', 0) for r in rs) / 1e6:.2f} |\n")
+    differ = [p for p, r in done.items() if len({x["status"] == "solved" for x in r[:3]}) > 1]
+    text = ("# Learned retrieval on the collection (issue 45)\n\n" + scale_line(scale, files)
+            + "Seed 1. The case base is casebase/seed.toml with its cases' performance profiles (and, where the "
+            f"matrix found better parameters, those) from `{ev.PROFILE_MATRIX}`, less the puzzle's own case; "
+            "for learned retrieval it is refitted by `reasoner learn` after that case is cut out. "
+            f"{len(done)} of {len(files)} puzzles have all three runs recorded; the rows count those.\n\n"
+            "| retrieval | case base | runs | solved | million positions on all |\n|---|---|---|---|---|\n"
+            + "".join(lines)
+            + ("\nWhere the three on the profiled case base differ: "
+               + ", ".join(os.path.basename(p)[:-4] for p in differ) + ".\n" if differ
+               else "\nThe three on the profiled case base solve the same puzzles.\n"))
+    write("learned.md", text)
+    return figures
 
 
 def seed_one_side_by_side(store, files, scale):
@@ -369,5 +407,6 @@ def write_all(store, files, scale):
     print(table_8_4(store, files, scale))
     print(ablations(store, files, scale))
     print(learning(store, files, scale))
+    print(learned(store, files, scale))
     quality(store, files, scale)
     machine(scale)
