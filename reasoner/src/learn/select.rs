@@ -64,12 +64,21 @@ pub struct Profiles {
 impl Profiles {
     /// The profiles of `cases`, those without one left out.
     pub fn of<'a>(cases: impl IntoIterator<Item = &'a Case>) -> Profiles {
-        let cases: Vec<&Case> = cases.into_iter().filter(|c| !c.profile.is_empty()).collect();
+        let cases: Vec<&Case> = cases
+            .into_iter()
+            .filter(|c| !c.profile.is_empty())
+            .collect();
         let mut index: BTreeMap<String, ParamSet> = BTreeMap::new();
         for t in cases.iter().flat_map(|c| &c.profile) {
-            index.entry(key(&t.params)).or_insert_with(|| t.params.clone());
+            index
+                .entry(key(&t.params))
+                .or_insert_with(|| t.params.clone());
         }
-        let at: BTreeMap<&str, usize> = index.keys().enumerate().map(|(i, k)| (k.as_str(), i)).collect();
+        let at: BTreeMap<&str, usize> = index
+            .keys()
+            .enumerate()
+            .map(|(i, k)| (k.as_str(), i))
+            .collect();
         let known = cases
             .iter()
             .map(|case| {
@@ -78,7 +87,11 @@ impl Profiles {
                     let c = &mut costs[at[key(&t.params).as_str()]];
                     *c = Some(c.map_or(par2(t), |c| c.min(par2(t))));
                 }
-                let best = costs.iter().flatten().copied().fold(f64::INFINITY, f64::min);
+                let best = costs
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .fold(f64::INFINITY, f64::min);
                 Known {
                     name: case.name.clone(),
                     terms: terms::vector(&case.features),
