@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -229,8 +230,7 @@ def profiled_casebase():
     rows, cb = os.path.join(folder, "rows.jsonl"), os.path.join(folder, "seed-profiled.toml")
     with open(os.path.join(ROOT, PROFILE_MATRIX)) as f, open(rows, "w") as out:
         out.writelines(line for line in f if line.strip() and json.loads(line)["puzzle"] in own)
-    with open(os.path.join(ROOT, SEED_CASEBASE)) as f, open(cb, "w") as out:
-        out.write(f.read())
+    shutil.copyfile(os.path.join(ROOT, SEED_CASEBASE), cb)
     subprocess.run([REASONER, "casebase", "from-matrix", rows, "--casebase", cb], capture_output=True,
                    check=True, cwd=ROOT)
     return cb

@@ -28,7 +28,7 @@ import evaluate as ev
 # Where the tables go: a folder of the results named for the scale (write_all).
 TABLES = None
 METHODS = ["thesis", "extended", "random", "none"]
-METHOD_NAMES = {"thesis": "thesis similarity", "extended": "extended similarity",
+METHOD_NAMES = {"thesis": "thesis similarity", "extended": "extended similarity", "learned": "learned retrieval",
                 "random": "a random case", "none": "no retrieval (general settings)"}
 
 
@@ -186,7 +186,7 @@ def learned(store, files, scale):
         solved = sum(r["status"] == "solved" for r in rs)
         total = sum(r.get("positions", 0) for r in rs)
         figures[m] = {"solved": solved, "million positions": round(total / 1e6, 2)}
-        lines.append(f"| {METHOD_NAMES.get(m, 'learned retrieval')} | {solved} | {total / 1e6:.2f} |\n")
+        lines.append(f"| {METHOD_NAMES[m]} | {solved} | {total / 1e6:.2f} |\n")
     differ = [p for p, r in done.items() if len({x["status"] == "solved" for x in r}) > 1]
     text = ("# Learned retrieval on the collection (issue 45)\n\n" + scale_line(scale, files)
             + "Seed 1. The case base is casebase/seed.toml with its cases' performance profiles (and, where the "

@@ -42,7 +42,7 @@ fn cost_of(i: usize, weights: &[f64], k: usize, known: &Profiles) -> f64 {
     let case = &known.cases[i];
     select::order(weights, k, &case.terms, known, Some(i))
         .iter()
-        .find_map(|s| case.cost(s.setting))
+        .find_map(|s| case.costs[s.setting])
         .unwrap_or_else(|| case.costs.iter().flatten().copied().fold(0.0, f64::max))
 }
 

@@ -43,21 +43,14 @@ pub struct Known {
     pub best: f64,
 }
 
-impl Known {
-    /// What the case paid for setting `s`, when it tried it.
-    pub fn cost(&self, s: usize) -> Option<f64> {
-        self.costs[s]
-    }
-}
-
 /// The cases with a profile and the settings any of them tried, each
 /// setting once and in the order of its key, so that a case's costs are a
 /// row of numbers: the fit ranks every case hundreds of times over, and
 /// a row indexed by setting keeps that from hashing or comparing strings.
 #[derive(Clone, Debug, Default)]
 pub struct Profiles {
-    /// Setting keys ([`key`]) and their parameters, sorted by key.
-    pub settings: Vec<(String, ParamSet)>,
+    /// The settings' parameters, sorted by their [`key`].
+    pub settings: Vec<ParamSet>,
     pub cases: Vec<Known>,
 }
 
@@ -84,8 +77,8 @@ impl Profiles {
             .map(|case| {
                 let mut costs: Vec<Option<f64>> = vec![None; index.len()];
                 for t in &case.profile {
-                    let c = &mut costs[at[key(&t.params).as_str()]];
-                    *c = Some(c.map_or(par2(t), |c| c.min(par2(t))));
+                    let (c, new) = (&mut costs[at[key(&t.params).as_str()]], par2(t));
+                    *c = Some(c.map_or(new, |c| c.min(new)));
                 }
                 let best = costs
                     .iter()
@@ -101,7 +94,7 @@ impl Profiles {
             })
             .collect();
         Profiles {
-            settings: index.into_iter().collect(),
+            settings: index.into_values().collect(),
             cases: known,
         }
     }
@@ -229,7 +222,7 @@ pub fn rank(
     order(weights, k, query, p, skip)
         .into_iter()
         .map(|s| Choice {
-            params: p.settings[s.setting].1.clone(),
+            params: p.settings[s.setting].clone(),
             predicted: s.cost / s.weight,
             source: p.cases[s.source].name.clone(),
             score: s.score,
