@@ -1,16 +1,21 @@
 //! What the integration tests share: the bundled puzzle collection.
 
-/// Every puzzle file under `puzzles/`, sorted.
+/// Every puzzle file (`.txt`) under `puzzles/` and its folders, sorted; the
+/// folders' converters and notes are not puzzles.
 pub fn bundled_puzzles() -> Vec<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../puzzles");
+    let is_puzzle = |p: &std::path::Path| p.extension().is_some_and(|e| e == "txt");
     let mut files = Vec::new();
     for dir in std::fs::read_dir(&root).expect("puzzles/ exists") {
         let path = dir.unwrap().path();
         if path.is_dir() {
             for f in std::fs::read_dir(&path).unwrap() {
-                files.push(f.unwrap().path());
+                let f = f.unwrap().path();
+                if is_puzzle(&f) {
+                    files.push(f);
+                }
             }
-        } else if path.extension().is_some_and(|e| e == "txt") {
+        } else if is_puzzle(&path) {
             files.push(path);
         }
     }
