@@ -87,6 +87,11 @@ pub struct Choice {
     /// A memory limit (bytes) the search must stop at, when the choice
     /// counted on the positions to be expected rather than on a bound.
     pub memory_guard: Option<u64>,
+    /// The encoding to search with again when this one runs out of memory
+    /// (the search stops at the budget): set when auto took a faster
+    /// encoding on the chance that the search stores far fewer positions
+    /// than the bound, as nearly every search does.
+    pub fallback: Option<EncodingKind>,
 }
 
 /// Builds the encoding `kind` names; for `Auto`, decides as the module says.
@@ -100,6 +105,7 @@ pub fn choose(
         reason: format!("{} (asked for)", encoding.name()),
         encoding,
         memory_guard: None,
+        fallback: None,
     };
     match kind {
         EncodingKind::Rank => asked(Encoding::Rank(RankEncoding::new(puzzle, moves.shapes()))),
@@ -179,9 +185,42 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
                 return taken(encoding, reason, Some(limit));
             }
         }
+        if budget.max_positions.is_none() && budget.spill_free.is_none() {
+            let narrow = narrowest(sets.clone(), rank.clone(), [pb, sb, rb], "");
+            if slot(narrow.encoding.key_bits()) < slot(bits) {
+                return optimistic(encoding, narrow, &sizes, limit);
+            }
+        }
         tried.push(format!("; the {name} table might not fit ({sizes})"));
     }
     narrowest(sets, rank, [pb, sb, rb], &tried.concat())
+}
+
+/// A search without `--max-positions` whose faster `encoding`'s table
+/// might not fit in the worst case (`sizes`): it starts with that encoding
+/// anyway, since the bound counts every way the blocks can stand where a
+/// search stores a small share of them (The Time Machine: a bound of 12.9
+/// billion positions, 28 million stored; packed solves it twice as fast as
+/// the rank). It stops at the budget (`limit`) and the search is run again
+/// with the narrow encoding (`narrow`), so a search that does need the
+/// narrower keys loses at most the time the faster one took to fill it.
+fn optimistic(encoding: PackedEncoding, narrow: Choice, sizes: &str, limit: u64) -> Choice {
+    let (name, other) = (encoding.name(), narrow.encoding.name());
+    let fallback = match narrow.encoding {
+        Encoding::Rank(_) => EncodingKind::Rank,
+        Encoding::Packed(_) => EncodingKind::Sets,
+    };
+    let reason = format!(
+        "{name}: faster; its table might not fit in the worst case ({sizes}), but a search stores far fewer positions than that bound, so it starts with {name}, stops at {}, and is run again with {other} ({} bits against {}) if it gets there",
+        size(limit as f64),
+        narrow.encoding.key_bits(),
+        encoding.key_bits()
+    );
+    Choice {
+        memory_guard: Some(limit),
+        fallback: Some(fallback),
+        ..taken(encoding, reason, None)
+    }
 }
 
 /// The packed (or sets) encoding `encoding`, taken for `reason`.
@@ -190,6 +229,7 @@ fn taken(encoding: PackedEncoding, reason: String, memory_guard: Option<u64>) ->
         reason,
         encoding: Encoding::Packed(encoding),
         memory_guard,
+        fallback: None,
     }
 }
 
@@ -246,12 +286,14 @@ fn narrowest(sets: PackedEncoding, rank: RankEncoding, bits: [u32; 3], tried: &s
             ),
             encoding: Encoding::Packed(sets),
             memory_guard: None,
+            fallback: None,
         };
     }
     Choice {
         reason: format!("rank: narrower ({rb} bits against {pb}){tried}"),
         encoding: Encoding::Rank(rank),
         memory_guard: None,
+        fallback: None,
     }
 }
 
@@ -439,8 +481,10 @@ mod tests {
             spill_free,
         };
         let chosen = |free| choice("bench/bench_1e7.txt", budget(free));
+        // Without --spill: packed first, the rank if it runs out of memory.
         let c = chosen(None);
-        assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
+        assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
+        assert_eq!(c.fallback, Some(EncodingKind::Rank), "{}", c.reason);
         let c = chosen(Some(1 << 30));
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
         says(&c, "may spill");
@@ -483,8 +527,20 @@ mod tests {
             spill_free: None,
         };
         let c = choice("tiles/korf_01.txt", tight);
+        assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
+        says(&c, "might not fit in the worst case");
+        assert_eq!(c.memory_guard, Some(1 << 30), "{}", c.reason);
+        assert_eq!(c.fallback, Some(EncodingKind::Rank), "{}", c.reason);
+        // Under --max-positions the bound is that many expansions, and the
+        // rank is taken where even the positions to be expected do not fit.
+        let bounded = Budget {
+            max_positions: Some(100_000_000),
+            ..tight
+        };
+        let c = choice("tiles/korf_01.txt", bounded);
         assert_eq!(c.encoding.name(), "rank", "{}", c.reason);
         says(&c, "might not fit");
+        assert_eq!(c.fallback, None, "{}", c.reason);
     }
 
     #[test]
@@ -500,11 +556,12 @@ mod tests {
 
     #[test]
     fn auto_takes_sets_where_nothing_fits_and_it_is_the_narrowest() {
-        // Daisy: packed 63 bits, the rank 36, sets 30 (its unit squares'
+        // (Under --max-positions: without it auto starts with the faster
+        // encoding and falls back to this one.) Daisy: packed 63 bits, the rank 36, sets 30 (its unit squares'
         // set over their own anchors); 16 bytes hold none of them.
         let tiny = Budget {
             max_memory: Some(16),
-            max_positions: None,
+            max_positions: Some(1_000),
             spill_free: None,
         };
         let c = choice("klotski/daisy.txt", tiny);

@@ -66,17 +66,23 @@ pub fn reachable(
     params.algorithm = Algorithm::Bfs;
     let locked = super::run::check_common(puzzle, &params)?;
     let goal = puzzle.final_goal().cloned().unwrap_or_else(Goal::default);
-    let mut engine = Engine::new(puzzle, &goal, &params, limits, &locked, progress, held);
-    engine.check_key_width()?;
-    super::spill::check(&engine)?;
-    engine.goal_enabled = false;
-    engine.counts_branching = branching;
-    // A count reports no distance; only its progress bar shows one.
-    engine.measure_distance = engine.progress.is_enabled();
+    let setup = (&goal, limits, &locked[..], held, branching);
+    let mut engine = counting_engine(puzzle, &params, setup, progress)?;
     let mut start = State::new(puzzle);
     start.load(&puzzle.start, engine.moves.shapes());
-    let ending = engine.run(&start);
+    let mut ending = engine.run(&start);
+    let mut examined = 0;
+    if let (Ending::Stopped(Limit::Memory), Some(kind)) = (&ending, engine.encoding_fallback) {
+        // `--encoding auto` started with the faster keys on the chance
+        // that the space is far below its bound; it is not: count again
+        // with the narrower ones (the positions examined add up).
+        examined = engine.stats.examined;
+        params.encoding = kind;
+        engine = counting_engine(puzzle, &params, setup, engine.progress)?;
+        ending = engine.run(&start);
+    }
     engine.progress.finish();
+    engine.stats.examined += examined;
     let s = engine.stats;
     let (complete, limit) = match ending {
         Ending::Exhausted => (true, None),
@@ -96,6 +102,25 @@ pub fn reachable(
         encoding: crate::encoding::PositionEncoding::name(&engine.encoding),
         key_bits: crate::encoding::PositionEncoding::key_bits(&engine.encoding),
     })
+}
+
+/// The engine of a count: BFS with no goal (`setup`: the goal whose
+/// geometry it uses, the limits, the locked types, the held bytes and
+/// whether to tally every step).
+fn counting_engine<'a>(
+    puzzle: &'a Puzzle,
+    params: &SearchParams,
+    (goal, limits, locked, held, branching): (&Goal, &Limits, &[usize], Option<u64>, bool),
+    progress: Progress,
+) -> Result<Engine<'a>, SearchError> {
+    let mut engine = Engine::new(puzzle, goal, params, limits, locked, progress, held);
+    engine.check_key_width()?;
+    super::spill::check(&engine)?;
+    engine.goal_enabled = false;
+    engine.counts_branching = branching;
+    // A count reports no distance; only its progress bar shows one.
+    engine.measure_distance = engine.progress.is_enabled();
+    Ok(engine)
 }
 
 #[cfg(test)]

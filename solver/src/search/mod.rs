@@ -16,6 +16,7 @@ mod ida;
 mod nbs;
 mod parity;
 pub mod path;
+pub mod pick;
 mod progress;
 pub mod run;
 pub mod spill;
@@ -87,6 +88,9 @@ pub struct Engine<'a> {
     pub encoding: Encoding,
     /// Why `encoding` was chosen (for the report).
     pub encoding_reason: String,
+    /// The encoding to search with again if this one runs out of memory
+    /// ([`encoding::Choice::fallback`]).
+    pub encoding_fallback: Option<crate::params::EncodingKind>,
     pub prunings: Prunings,
     pub params: SearchParams,
     pub limits: Limits,
@@ -229,6 +233,7 @@ impl<'a> Engine<'a> {
             moves,
             encoding: choice.encoding,
             encoding_reason: choice.reason,
+            encoding_fallback: choice.fallback,
             prunings,
             params: params.clone(),
             limits,

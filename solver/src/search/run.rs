@@ -252,6 +252,63 @@ fn checked<'a>(engine: Engine<'a>, params: &SearchParams) -> Result<Engine<'a>, 
     Ok(engine)
 }
 
+/// What builds the engine of one goal section, besides the puzzle, the
+/// limits left and the progress bar it carries on.
+#[derive(Clone, Copy)]
+struct Section<'s, 'p> {
+    goal: &'p crate::model::Goal,
+    params: &'p SearchParams,
+    locked: &'p [usize],
+    held: Option<u64>,
+    best: usize,
+    forbidden: &'s [VisitedSet],
+}
+
+impl<'s> Section<'s, '_> {
+    /// The section's engine, [`checked`].
+    fn engine(
+        self,
+        puzzle: &'s Puzzle,
+        remaining: &Limits,
+        progress: Progress,
+    ) -> Result<Engine<'s>, SearchError> {
+        let engine = Engine::new(
+            puzzle,
+            self.goal,
+            self.params,
+            remaining,
+            self.locked,
+            progress,
+            self.held,
+        );
+        let mut engine = checked(engine, self.params)?;
+        engine.best_count = self.best;
+        engine.forbidden = self.forbidden;
+        Ok(engine)
+    }
+}
+
+/// The encoding to run a section again with: the one `--encoding auto`
+/// named for when the faster one it started with runs out of memory, if
+/// the section stopped there.
+fn fallback(engine: &Engine, ending: &Ending) -> Option<crate::params::EncodingKind> {
+    match ending {
+        Ending::Stopped(Limit::Memory) => engine.encoding_fallback,
+        _ => None,
+    }
+}
+
+/// The encoding's reason after a fallback: what the first encoding
+/// (`stored` positions of `name`) reached, then which the section was
+/// searched with again.
+fn refallen((stored, name): (u64, &str), engine: &Engine) -> String {
+    format!(
+        "{name} first (auto: faster), but it ran out of memory after storing {stored} positions, so the section was searched again with {}, narrower ({} bits)",
+        engine.encoding.name(),
+        engine.encoding.key_bits()
+    )
+}
+
 /// Adds one section's statistics to the whole run's: positions examined
 /// add up, sizes take the largest section, the best distance is the last
 /// section's.
@@ -289,21 +346,54 @@ pub fn solve(
         let held = options
             .held
             .map(|h| h + kept.iter().map(|k| k.bytes() as u64).sum::<u64>());
-        let engine = Engine::new(puzzle, goal, params, &remaining, &locked, progress, held);
-        let mut engine = checked(engine, params)?;
-        engine.best_count = options.best;
-        engine.forbidden = &kept;
+        let section = Section {
+            goal,
+            params,
+            locked: &locked,
+            held,
+            best: options.best,
+            forbidden: &kept,
+        };
+        let mut engine = section.engine(puzzle, &remaining, progress)?;
         let start = current
             .take()
             .unwrap_or_else(|| start_state(puzzle, &engine));
         describe_section(&mut out, puzzle, &engine, &start, k);
-        let ending = match out.by_parity {
+        let mut ending = match out.by_parity {
             true => Ending::Exhausted,
             false => run_section(&mut engine, goal, &remaining, &locked, &start),
         };
         accumulate(&mut out.stats, &engine.stats);
-        let spent = (engine.stats.examined, &ending);
-        spend(&mut remaining, limits, started, spent);
+        spend(
+            &mut remaining,
+            limits,
+            started,
+            (engine.stats.examined, &ending),
+        );
+        if let Some(kind) = fallback(&engine, &ending) {
+            // The faster encoding auto started with ran out of memory: the
+            // section again with the narrower one, its positions counted too.
+            let first = (engine.stats.stored, engine.encoding.name());
+            let narrow = SearchParams {
+                encoding: kind,
+                ..params.clone()
+            };
+            let section = Section {
+                params: &narrow,
+                ..section
+            };
+            engine = section.engine(puzzle, &remaining, engine.progress)?;
+            describe_section(&mut out, puzzle, &engine, &start, k);
+            out.encoding_reason = refallen(first, &engine);
+            ending = run_section(&mut engine, goal, &remaining, &locked, &start);
+            accumulate(&mut out.stats, &engine.stats);
+            spend(
+                &mut remaining,
+                limits,
+                started,
+                (engine.stats.examined, &ending),
+            );
+        }
         match ending {
             Ending::Found(path) => {
                 out.goals_reached += 1;
