@@ -710,6 +710,7 @@ mod tests {
             encoding_reason: "rank (asked for)".into(),
             key_bits: 20,
             limit: None,
+            algorithm_reason: String::new(),
             params: Default::default(),
             limits: Default::default(),
             solution: None,

@@ -40,7 +40,8 @@ fn solve_verified(puzzle: &str, extra: &[&str], field: &str, expected: u64) -> V
 /// The BFS optimum of `puzzle` under `metric`, and the positions BFS examined.
 fn bfs_optimum(puzzle: &str, metric: &str) -> (u64, u64) {
     let field = if metric == "moves" { "moves" } else { "steps" };
-    let out = solver(&["solve", puzzle, "--json", "--quiet", "--metric", metric]);
+    let args = ["solve", puzzle, "--json", "--quiet", "--algorithm", "bfs"];
+    let out = solver(&[&args[..], &["--metric", metric]].concat());
     let r: Value = serde_json::from_slice(&out.stdout).expect("BFS JSON");
     (
         r[field].as_u64().expect("BFS solves it"),

@@ -80,6 +80,10 @@ pub struct SolveReport {
     pub key_bits: u32,
     /// What stopped the search when `status` is `limit_reached`.
     pub limit: Option<String>,
+    /// Why `params.algorithm`: asked for (`--algorithm`), or what the solver
+    /// weighed when none was given, or under `--optimal`.
+    #[serde(default)]
+    pub algorithm_reason: String,
     pub params: SearchParams,
     pub limits: Limits,
     /// The solution, one move per entry in the verifier's format, when asked for.

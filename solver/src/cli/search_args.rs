@@ -24,9 +24,12 @@ pub struct SearchJob {
 
 #[derive(Args, Debug, Clone)]
 pub struct SearchArgs {
-    /// Search algorithm.
-    #[arg(long, value_enum, default_value_t = Algorithm::default())]
-    pub algorithm: Algorithm,
+    /// Search algorithm. `solve` without it picks one for the puzzle and says why
+    /// (bidirectional BFS where the goal fixes every block, IDA* with pattern databases
+    /// for tile puzzles, A* when a heuristic or weight is given, else BFS); `count` and
+    /// `pdb` take BFS.
+    #[arg(long, value_enum)]
+    pub algorithm: Option<Algorithm>,
     /// Heuristic for A* and IDA* (`solver heuristics` lists them).
     #[arg(long, default_value_t = Heuristic::default(), value_parser = heuristic_name)]
     pub heuristic: Heuristic,
@@ -80,7 +83,7 @@ impl SearchArgs {
     /// The search parameters (every value was range-checked while parsing).
     pub fn params(&self) -> SearchParams {
         SearchParams {
-            algorithm: self.algorithm,
+            algorithm: self.algorithm.unwrap_or_default(),
             heuristic: self.heuristic.clone(),
             weight: self.weight,
             ida_limit: self.ida_limit,

@@ -10,6 +10,7 @@ use crate::model::{Position, Puzzle};
 use crate::params::{Limits, SearchParams};
 use crate::render::{Frames, Kind};
 use crate::report::{SolveReport, Status};
+use crate::search::pick::{Picked, Wants};
 use crate::search::{self, Progress, SolveOptions, SolveOutput};
 use crate::solution::{self, SolutionMove};
 
@@ -41,9 +42,10 @@ pub struct SolveArgs {
     /// that finds none within N reports no_solution (under that bound).
     #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = super::ranged::whole::<u64>("solve", "max-length"))]
     pub max_length: Option<u64>,
-    /// An optimal search of the solver's choosing: weight 1, the strongest admissible heuristic
-    /// it has for the puzzle, A* (IDA* for tile puzzles or keys too wide to store); the JSON's
-    /// params say which. Takes the place of --algorithm, --heuristic, --weight, --ida-limit.
+    /// An optimal search of the solver's choosing: bidirectional BFS where the goal fixes every
+    /// block, IDA* with the strongest admissible heuristic for tile puzzles (pattern databases)
+    /// and keys too wide to store, else BFS; the JSON's params and algorithm_reason say which.
+    /// Takes the place of --algorithm, --heuristic, --weight, --ida-limit.
     #[arg(long, conflicts_with_all = ["algorithm", "heuristic", "weight", "ida_limit"])]
     pub optimal: bool,
     #[command(flatten)]
@@ -81,9 +83,9 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
     let mut code = 0;
     let work = |index: usize| solve_one(args, &puzzles[index], &asked, &limits, held, many);
     jobs::in_order(puzzles.len(), jobs, work, |index, solved| {
-        let (params, out, frames) = solved?;
+        let (params, reason, out, frames) = solved?;
         let puzzle = &puzzles[index];
-        let mut report = make_report(args, puzzle, &out, &params, limits);
+        let mut report = make_report(args, puzzle, &out, (&params, reason), limits);
         let at = (index, many);
         let written = write_files(args, at, puzzle, &out, frames.as_ref(), &mut report);
         // The result is printed even when its file could not be written, then the error.
@@ -135,9 +137,10 @@ fn plain_outputs(args: &SolveArgs, many: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-/// What one job hands back: the parameters searched with, the search's
-/// output, and the verifier's frames when `--show` or `--render` wants them.
-type Solved = (SearchParams, SolveOutput, Option<Frames>);
+/// What one job hands back: the parameters searched with and why that
+/// algorithm, the search's output, and the verifier's frames when `--show`
+/// or `--render` wants them.
+type Solved = (SearchParams, String, SolveOutput, Option<Frames>);
 
 /// One puzzle's search and the verifier's replay of what it found: the work
 /// of one job (`held`: see [`SolveOptions`]).
@@ -155,10 +158,20 @@ fn solve_one(
         held,
     };
     let refused = |m| Failure::refused(&args.job.input.puzzle, puzzle, many, m);
-    let params = match args.optimal {
-        true => crate::improve::optimal::choose(puzzle, asked).map_err(refused)?,
-        false => asked.clone(),
+    let picked = if args.optimal {
+        crate::improve::optimal::choose(puzzle, asked).map_err(refused)?
+    } else if args.job.search.algorithm.is_some() {
+        Picked {
+            params: asked.clone(),
+            reason: format!("{} (asked for)", asked.algorithm.name()),
+        }
+    } else {
+        let wants = Wants {
+            best_positions: args.best_out.is_some(),
+        };
+        crate::search::pick::default(puzzle, asked, wants).map_err(refused)?
     };
+    let params = picked.params;
     let out = search::solve(puzzle, &params, limits, options).map_err(refused)?;
     // Every solution is replayed by the independent verifier, once, before
     // it is reported; `--show` and `--render` draw the frames of that replay.
@@ -166,7 +179,7 @@ fn solve_one(
         Some(lines) => verified(puzzle, lines, args.show || args.render.is_some())?,
         None => None,
     };
-    Ok((params, out, frames))
+    Ok((params, picked.reason, out, frames))
 }
 
 /// Writes what the flags ask for of one puzzle's result (`--solution`,
@@ -208,7 +221,7 @@ fn make_report(
     args: &SolveArgs,
     puzzle: &Puzzle,
     out: &SolveOutput,
-    params: &SearchParams,
+    (params, algorithm_reason): (&SearchParams, String),
     limits: Limits,
 ) -> SolveReport {
     SolveReport {
@@ -231,6 +244,7 @@ fn make_report(
         encoding_reason: out.encoding_reason.clone(),
         key_bits: out.key_bits,
         limit: out.limit.map(|l| l.name().to_string()),
+        algorithm_reason,
         params: params.clone(),
         limits,
         solution: None,
@@ -356,6 +370,7 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
             r.best_distance_positions
         ),
     }
+    outln!("  algorithm: {}", r.algorithm_reason);
     let secs = r.elapsed_ms as f64 / 1000.0;
     let rate = r.positions_examined as f64 / secs.max(1e-6);
     let mib = r.peak_memory_bytes as f64 / (1 << 20) as f64;

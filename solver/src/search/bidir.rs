@@ -24,20 +24,32 @@ impl Side {
     }
 }
 
+/// Whether the goal `geometry` was made for fixes every block: each of its
+/// targets places all instances of a type, and every type has one. Then
+/// the goal is a single position a search can start from backwards.
+pub fn fixes_every_block(
+    puzzle: &crate::model::Puzzle,
+    geometry: &crate::geometry::Geometry,
+) -> bool {
+    let mut fixed = vec![false; puzzle.types.len()];
+    for (range, anchors) in geometry.targets() {
+        if anchors.len() != range.len() {
+            return false;
+        }
+        fixed[puzzle.instance_type(range.start)] = true;
+    }
+    fixed.iter().all(|&f| f)
+}
+
 /// The single position a goal fixing every block describes, if it does.
 pub fn goal_state(e: &Engine) -> Option<State> {
     let puzzle = e.puzzle;
-    let mut position = puzzle.start.clone();
-    let mut fixed = vec![false; puzzle.types.len()];
-    for (range, anchors) in e.geometry.targets() {
-        if anchors.len() != range.len() {
-            return None;
-        }
-        position.anchors[range.clone()].copy_from_slice(anchors);
-        fixed[puzzle.instance_type(range.start)] = true;
-    }
-    if !fixed.iter().all(|&f| f) {
+    if !fixes_every_block(puzzle, &e.geometry) {
         return None;
+    }
+    let mut position = puzzle.start.clone();
+    for (range, anchors) in e.geometry.targets() {
+        position.anchors[range.clone()].copy_from_slice(anchors);
     }
     let mut state = State::new(puzzle);
     state.load(&position, e.moves.shapes());
@@ -130,7 +142,13 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
         let side = &mut sides[s];
         std::mem::swap(&mut side.current, &mut side.next);
         side.depth += 1;
-        e.progress.bound = sides[0].depth + sides[1].depth;
+        let reach = sides[0].depth + sides[1].depth;
+        e.progress.bound = reach;
+        // No meeting yet: every solution is longer than the two depths, so
+        // none is within a `--max-length` they have reached.
+        if e.limits.max_length.is_some_and(|n| reach >= n) {
+            break Ending::Exhausted;
+        }
     };
     e.stats.stored = (sides[0].set.len() + sides[1].set.len()) as u64;
     e.stats.peak_memory = e
