@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::features::FeatureReport;
 use crate::improve;
 use crate::interrupt::{Gate, Interrupt};
-use crate::params::ParamSet;
+use crate::params::{Metric, ParamSet};
 use crate::plan::{self, Phase, Planned, Planner, SearchConfig};
 use crate::progress::WaveProgress;
 use crate::report::{bounds_summary, AttemptRecord, Report, Retained};
@@ -59,6 +59,14 @@ pub struct CycleConfig {
     pub budget: Arc<Budget>,
     /// Whether to shorten the first solution (`--improve`).
     pub improve: bool,
+    /// The metric every attempt and the improve phase search in
+    /// (`--metric`; the runner passes it on); `None`: each parameter set's
+    /// own, as before the flag.
+    pub metric: Option<Metric>,
+    /// `--optimal`: the improve phase's optimal re-run decides whether the
+    /// final length is proven optimal (and is not cut to a default time
+    /// when the run has no time budget).
+    pub optimal: bool,
 }
 
 impl CycleConfig {
@@ -93,6 +101,8 @@ impl Default for CycleConfig {
             parks: 4,
             budget: Arc::new(Budget::default()),
             improve: false,
+            metric: None,
+            optimal: false,
         }
     }
 }
@@ -195,10 +205,15 @@ async fn retrieve_and_list(
     config: &CycleConfig,
 ) -> Result<(Retrieval, Space), Error> {
     let timeout = Runner::tool_timeout(config.attempt_timeout);
-    let (found, space) = tokio::try_join!(
+    let (mut found, space) = tokio::try_join!(
         retrieve(runner, puzzle, cb, sim, timeout),
         runner.space(timeout)
     )?;
+    if let Some(metric) = config.metric {
+        // Among equally similar cases, those solved in the asked metric
+        // first: their outcome is a length in it.
+        similarity::prefer(&mut found.ranked, |i| cb.cases[i].params.metric == metric);
+    }
     // Every attempt would be refused for the same reason: say it once.
     if found.features.goal_sections == Some(0) {
         return Err(Error::Puzzle(format!(
@@ -260,7 +275,7 @@ pub async fn run(
     let first_solution_ms =
         (report.status == RunStatus::Solved).then(|| config.budget.elapsed_ms());
     if finished && config.improve {
-        let phase = improve::run(&runner, puzzle, &mut report, &config.budget);
+        let phase = improve::run(&runner, puzzle, &mut report, &config.budget, config.optimal);
         stop.until(phase).await;
     }
     report.budget = BudgetReport {
@@ -300,8 +315,12 @@ fn plan_attempts(
     let reuse: Vec<(String, ParamSet)> = reuse
         .into_iter()
         .filter(|(_, p)| plan::runs_with_units(p, units))
+        .map(|(name, p)| (name, in_metric(p, config.metric)))
         .collect();
-    let general = plan::general_settings(spaces, units);
+    let general: Vec<(String, ParamSet)> = plan::general_settings(spaces, units)
+        .into_iter()
+        .map(|(name, p)| (name, in_metric(p, config.metric)))
+        .collect();
     tracing::info!(
         retrieved = found.retrieved,
         best = found.ranked.first().map(|r| r.name.as_str()),
@@ -326,6 +345,15 @@ fn plan_attempts(
         bar: WaveProgress::new(config.attempts, config.progress),
     };
     (progress, reused)
+}
+
+/// `p` in `metric` when one is asked for (the proximity search keeps a
+/// set's metric, so the sets it draws from these are in it too).
+fn in_metric(p: ParamSet, metric: Option<Metric>) -> ParamSet {
+    match metric {
+        Some(metric) => ParamSet { metric, ..p },
+        None => p,
+    }
 }
 
 /// Charges what the attempts examined to the run's budget. A `variant`
@@ -600,19 +628,31 @@ fn report(
     } else {
         RunStatus::LimitReached
     };
+    // What ran: the runner passes `--metric` to every attempt, also to
+    // the hard phases' own sets (parking, variants, splits, restarts).
+    let attempts = done
+        .iter()
+        .map(|(p, r)| AttemptRecord::new(p, r))
+        .map(|mut a| {
+            a.params = in_metric(a.params, config.metric);
+            a
+        })
+        .collect();
     Report {
         puzzle: puzzle.display().to_string(),
         name: found.features.name.clone(),
         status,
+        metric: config.metric.unwrap_or(Metric::Steps),
         steps: winner.and_then(|(_, r)| r.steps),
         moves: winner.and_then(|(_, r)| r.moves),
+        optimal: None,
         solution: winner.and_then(|(_, r)| r.solution.clone()),
         solved_by: winner.map(|(p, _)| p.index),
         features: found.features.features,
         similarity: sim.name(),
         retrieval: config.retrieval.name(),
         retrieved: found.ranked[..found.retrieved].to_vec(),
-        attempts: done.iter().map(|(p, r)| AttemptRecord::new(p, r)).collect(),
+        attempts,
         seed: config.seed,
         position_limit: config.position_limit,
         wave: config.wave,

@@ -1,9 +1,11 @@
 //! The improve phase (`--improve`, on by default; `--no-improve` skips it):
-//! after the first verified solution, two steps shorten it, each a solver
-//! process within what is left of the run's budget: `solver improve` with
-//! BFS shortcuts over windows of its path, then the bounded optimal re-run
-//! of [`crate::rerun`] (the puzzle solved again by an optimal search with
-//! `--max-length` one below the length held). Each shortened solution is
+//! after the first verified solution, steps shorten it, each a solver
+//! process within what is left of the run's budget, in the metric of
+//! `reasoner solve --metric` (steps without it): a quick bounded optimal
+//! re-run of [`crate::rerun`] (the puzzle solved again by an optimal search
+//! with `--max-length` one below the length held, for a few seconds); when
+//! it does not settle the length, `solver improve` with BFS shortcuts over
+//! windows of its path, then the re-run again with what is left. Each shortened solution is
 //! replayed by `solver verify` like every other claim and replaces the
 //! report's solution only when it verifies and is shorter; the report keeps
 //! the first and the final length and says which step gave the final one.
@@ -46,6 +48,10 @@ pub struct Improvement {
     /// Shortcuts the window step took, and the positions it examined.
     pub shortcuts: usize,
     pub positions_examined: u64,
+    /// The quick optimal re-run before the windows, when it did not settle
+    /// the length (else it is `rerun`, and the windows did not run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quick_rerun: Option<Rerun>,
     /// The bounded optimal re-run; absent when no budget was left for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rerun: Option<Rerun>,
@@ -64,8 +70,19 @@ fn seconds_left(budget: &Budget) -> Option<f64> {
 }
 
 /// Shortens the solution of a solved `report` in place; records what it did
-/// in `report.improvement`.
-pub async fn run(runner: &Runner, puzzle: &Path, report: &mut Report, budget: &Budget) {
+/// in `report.improvement`: first a quick optimal re-run
+/// ([`QUICK_SECONDS`]), which where it finishes makes the windows
+/// pointless; else the windows, then the re-run with what is left.
+/// `optimal` (`reasoner solve --optimal`): the re-run is not cut to
+/// [`DEFAULT_SECONDS`] when the run has no time budget, and the report says
+/// whether the final length is proven optimal.
+pub async fn run(
+    runner: &Runner,
+    puzzle: &Path,
+    report: &mut Report,
+    budget: &Budget,
+    optimal: bool,
+) {
     let (Some(solution), RunStatus::Solved) = (report.solution.clone(), report.status) else {
         return;
     };
@@ -78,43 +95,130 @@ pub async fn run(runner: &Runner, puzzle: &Path, report: &mut Report, budget: &B
         final_by: "first",
         shortcuts: 0,
         positions_examined: 0,
+        quick_rerun: None,
         rerun: None,
         elapsed_ms: 0,
         error: None,
     };
     let started = Instant::now();
+    let quick = seconds_left(budget).map(|s| s.min(QUICK_SECONDS));
+    rerun_step(runner, puzzle, report, budget, &mut record, quick).await;
+    if record.proved_optimal() {
+        record.status = if record.final_by == "rerun" {
+            "improved"
+        } else {
+            "unchanged"
+        };
+    } else {
+        record.quick_rerun = record.rerun.take();
+        windows_step(runner, puzzle, &solution, report, budget, &mut record).await;
+        let seconds = match (
+            seconds_left(budget),
+            optimal && budget.time_left().is_none(),
+        ) {
+            // Asked for a proof and given no time budget: the re-run takes
+            // what it needs.
+            (Some(_), true) => Some(UNTIMED_SECONDS),
+            (seconds, _) => seconds,
+        };
+        rerun_step(runner, puzzle, report, budget, &mut record, seconds).await;
+    }
+    record.elapsed_ms = started.elapsed().as_millis() as u64;
+    if optimal {
+        report.optimal = Some(record.proved_optimal());
+    }
+    report.improvement = Some(record);
+}
+
+/// Seconds the first, quick optimal re-run may take: where the solver's
+/// optimal search is fast (The Time Machine under moves: bidirectional,
+/// 1.1 s) it settles the length before the windows spend any time (their
+/// 31 shortcuts took 21.6 s there and reached 39 moves from 113 only with
+/// the re-run's help); where it is not (Korf's 15-puzzles), these seconds
+/// are what it costs.
+const QUICK_SECONDS: f64 = 5.0;
+
+/// The window step (`solver improve`) within its share of what is left.
+async fn windows_step(
+    runner: &Runner,
+    puzzle: &Path,
+    solution: &[String],
+    report: &mut Report,
+    budget: &Budget,
+    record: &mut Improvement,
+) {
     // Under a time budget the windows take their share of what is left;
     // without one each step has its DEFAULT_SECONDS.
     let share = match budget.time_left() {
         Some(_) => WINDOWS_SHARE,
         None => 1.0,
     };
-    if let Some(seconds) = seconds_left(budget).map(|s| s * share) {
-        match shorten(runner, puzzle, &solution, seconds, budget).await {
-            Ok((out, verified)) => {
-                record.status = "unchanged";
-                record.shortcuts = out.shortcuts;
-                record.positions_examined = out.positions_examined;
-                if out.shortcuts > 0 {
-                    take(report, &mut record, verified, "windows");
-                }
-            }
-            Err(e) => {
-                record.status = "failed";
-                record.error = Some(e);
+    let Some(seconds) = seconds_left(budget).map(|s| s * share) else {
+        return;
+    };
+    match shorten(runner, puzzle, solution, seconds, budget).await {
+        Ok((out, verified)) => {
+            record.status = "unchanged";
+            record.shortcuts = out.shortcuts;
+            record.positions_examined = out.positions_examined;
+            if out.shortcuts > 0 {
+                take(report, record, verified, "windows");
             }
         }
-    }
-    let held = report.steps.unwrap_or(0);
-    if let (Some(seconds), true) = (seconds_left(budget), held > 0) {
-        let (rerun, shorter) = rerun::run(runner, puzzle, held - 1, seconds, budget).await;
-        record.rerun = Some(rerun);
-        if let Some(verified) = shorter {
-            take(report, &mut record, verified, "rerun");
+        Err(e) => {
+            record.status = "failed";
+            record.error = Some(e);
         }
     }
-    record.elapsed_ms = started.elapsed().as_millis() as u64;
-    report.improvement = Some(record);
+}
+
+/// The bounded optimal re-run within `seconds` (none: no budget left),
+/// one below the length held in the runner's metric; its record goes to
+/// `record.rerun`.
+async fn rerun_step(
+    runner: &Runner,
+    puzzle: &Path,
+    report: &mut Report,
+    budget: &Budget,
+    record: &mut Improvement,
+    seconds: Option<f64>,
+) {
+    let held = length_in(runner.improve_metric(), report.steps, report.moves).unwrap_or(0);
+    let (Some(seconds), true) = (seconds, held > 0) else {
+        return;
+    };
+    let (rerun, shorter) = rerun::run(runner, puzzle, held - 1, seconds, budget).await;
+    record.rerun = Some(rerun);
+    if let Some(verified) = shorter {
+        take(report, record, verified, "rerun");
+    }
+}
+
+/// The length of a solution of `steps` steps and `moves` moves in `metric`.
+pub fn length_in(
+    metric: crate::params::Metric,
+    steps: Option<u64>,
+    moves: Option<u64>,
+) -> Option<u64> {
+    match metric {
+        crate::params::Metric::Steps => steps,
+        crate::params::Metric::Moves => moves,
+    }
+}
+
+/// Seconds the optimal re-run may take under `--optimal` without a time
+/// budget: no limit a person would wait for.
+const UNTIMED_SECONDS: f64 = 1e6;
+
+impl Improvement {
+    /// Whether the final length is proven optimal: the solver's optimal
+    /// search, bounded one below the length held, either found the shortest
+    /// solution or proved that there is none shorter.
+    pub fn proved_optimal(&self) -> bool {
+        self.rerun
+            .as_ref()
+            .is_some_and(|r| matches!(r.status, "shorter" | "none_shorter"))
+    }
 }
 
 /// A verified solution shorter than the one held replaces it: in the report
@@ -133,6 +237,32 @@ fn take(
     report.solution = verified.solution;
 }
 
+/// The `solver improve` command line for the solution in `input`: in the
+/// runner's metric, stopping a little before `seconds`, within what is
+/// left of the position budget.
+fn improve_line(
+    runner: &Runner,
+    puzzle: &Path,
+    input: &Path,
+    seconds: f64,
+    budget: &Budget,
+) -> Vec<String> {
+    let mut line = vec![
+        runner.solver().display().to_string(),
+        "improve".to_string(),
+        puzzle.display().to_string(),
+        input.display().to_string(),
+        "--json".to_string(),
+        "--time-limit".to_string(),
+        format!("{:.3}", seconds * 0.9),
+    ];
+    line.extend(runner.metric_args());
+    if let Some(p) = budget.positions_left() {
+        line.extend(["--max-total".to_string(), p.max(1).to_string()]);
+    }
+    line
+}
+
 /// Runs `solver improve` on `solution` and verifies its result: the
 /// solver's report and the verified claim, or why it cannot be used.
 async fn shorten(
@@ -145,18 +275,7 @@ async fn shorten(
     let input = runner.scratch_file("improve-in.txt");
     std::fs::write(&input, solution.join("\n") + "\n")
         .map_err(|e| format!("cannot write {}: {e}", input.display()))?;
-    let mut line = vec![
-        runner.solver().display().to_string(),
-        "improve".to_string(),
-        puzzle.display().to_string(),
-        input.display().to_string(),
-        "--json".to_string(),
-        "--time-limit".to_string(),
-        format!("{:.3}", seconds * 0.9),
-    ];
-    if let Some(p) = budget.positions_left() {
-        line.extend(["--max-total".to_string(), p.max(1).to_string()]);
-    }
+    let line = improve_line(runner, puzzle, &input, seconds, budget);
     // Asked to stop a little before the time is up, killed when it is.
     let kill = Duration::from_secs_f64(seconds);
     let done = finish(runner, &line, kill, "solver improve", &[0]).await;
@@ -216,5 +335,25 @@ pub(crate) async fn finish(
             tail(&done.stderr)
         )),
         Exit::Signal(s) => Err(format!("`{what}` was killed by signal {s}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Metric;
+
+    #[test]
+    fn the_window_step_counts_in_the_asked_metric_and_steps_without_one() {
+        let mut runner = Runner::new("solver".into()).unwrap();
+        let budget = Budget::new(None, Some(1000));
+        let line =
+            |r: &Runner| improve_line(r, Path::new("p.txt"), Path::new("s.txt"), 10.0, &budget);
+        let words = line(&runner).join(" ");
+        assert!(words.contains("--metric steps"), "{words}");
+        assert!(words.contains("--max-total 1000"), "{words}");
+        runner.metric = Some(Metric::Moves);
+        let words = line(&runner).join(" ");
+        assert!(words.contains("--metric moves"), "{words}");
     }
 }

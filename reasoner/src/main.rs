@@ -175,6 +175,16 @@ struct SolveArgs {
     /// Keep the first solution as found (no improve phase).
     #[arg(long, overrides_with = "improve")]
     no_improve: bool,
+    /// The measure the answer is aimed at: steps (one block one cell) or moves (one block
+    /// any distance). Every attempt, the improve phase and the report use it; without it each
+    /// case's parameters keep their own metric and the improve phase counts steps.
+    #[arg(long, value_enum)]
+    metric: Option<Metric>,
+    /// Prove the final answer optimal in the metric: the improve phase's optimal re-run (the
+    /// solver's --optimal, one below the length held) runs within the budget, untimed without
+    /// --time-budget; the report says `optimal: true` only when it finished.
+    #[arg(long, conflicts_with = "no_improve")]
+    optimal: bool,
     /// Passed to the solver as --max-memory (1M to 1024T, e.g. 2G), and to the launcher.
     #[arg(long, value_name = "BYTES", value_parser = parse::max_memory, allow_negative_numbers = true)]
     max_memory: Option<u64>,
@@ -598,6 +608,8 @@ fn cycle_config(a: &SolveArgs) -> Result<CycleConfig, Error> {
         parks: a.parks,
         budget: Arc::new(Budget::new(a.time_budget, a.position_budget)),
         improve: !a.no_improve,
+        metric: a.metric,
+        optimal: a.optimal,
     })
 }
 
@@ -607,6 +619,7 @@ fn solve_runner(a: &SolveArgs, config: &CycleConfig) -> Result<Runner, Error> {
     let launcher = launch::by_spec(&a.launcher).map_err(Error::Usage)?;
     let mut runner = Runner::with_launcher(a.solver.path(), launcher)?;
     runner.max_memory = a.max_memory;
+    runner.metric = a.metric;
     let limits = |timeout| RunLimits {
         max_positions: None,
         timeout,

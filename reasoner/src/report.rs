@@ -9,7 +9,7 @@ use crate::bounds::Bounds;
 use crate::budget::BudgetReport;
 use crate::features::Features;
 use crate::improve::Improvement;
-use crate::params::ParamSet;
+use crate::params::{Metric, ParamSet};
 use crate::plan::{Phase, Planned};
 use crate::runner::{AttemptResult, RunStatus};
 use crate::similarity::Ranked;
@@ -63,8 +63,17 @@ pub struct Report {
     /// `limit_reached`, `failed` (no attempt gave an answer), or
     /// `interrupted` (SIGINT/SIGTERM; the attempts finished before it).
     pub status: RunStatus,
+    /// The metric the answer is aimed at (`--metric`; steps without it):
+    /// the text report gives its length first; `steps` and `moves` are both
+    /// the solution's.
+    pub metric: Metric,
     pub steps: Option<u64>,
     pub moves: Option<u64>,
+    /// Under `--optimal`: whether the final length is proven optimal in
+    /// `metric` (the solver's optimal search within the budget found it, or
+    /// proved none shorter); absent without `--optimal`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimal: Option<bool>,
     pub solution: Option<Vec<String>>,
     /// Index of the attempt that solved the puzzle.
     pub solved_by: Option<usize>,
@@ -96,6 +105,31 @@ pub struct Report {
 /// `cutoff_bounds` of a report.
 pub fn bounds_summary(bounds: &Bounds) -> BTreeMap<String, BTreeMap<String, Option<u64>>> {
     bounds.summary()
+}
+
+/// One optimal re-run's line of the text report, `what` naming it.
+fn rerun_line(out: &mut String, what: &str, r: &crate::rerun::Rerun) {
+    let _ = writeln!(
+        out,
+        "  {what} within {} {}{}: {}{} ({} positions, {}){}",
+        r.bound,
+        r.metric,
+        r.search
+            .as_deref()
+            .map(|s| format!(" ({s})"))
+            .unwrap_or_default(),
+        r.status,
+        r.steps
+            .zip(r.moves)
+            .map(|(s, m)| format!(", {s} steps, {m} moves"))
+            .unwrap_or_default(),
+        r.positions_examined,
+        duration(r.elapsed_ms),
+        r.error
+            .as_deref()
+            .map(|e| format!(": {e}"))
+            .unwrap_or_default()
+    );
 }
 
 /// `850 ms`, `12.3 s`.
@@ -185,6 +219,15 @@ pub fn attempts_table(attempts: &[AttemptRecord]) -> String {
 }
 
 impl Report {
+    /// The final lengths, the asked metric's first: `91 steps (54 moves)`.
+    fn lengths(&self) -> String {
+        let (steps, moves) = (opt(self.steps), opt(self.moves));
+        match self.metric {
+            Metric::Steps => format!("{steps} steps ({moves} moves)"),
+            Metric::Moves => format!("{moves} moves ({steps} steps)"),
+        }
+    }
+
     /// The first solution's time, the improve phase's and the budget's
     /// lines of the text report.
     fn phases_text(&self, out: &mut String) {
@@ -206,24 +249,11 @@ impl Report {
                 duration(i.elapsed_ms),
                 i.error.as_deref().map(|e| format!(": {e}")).unwrap_or_default()
             );
+            if let Some(r) = &i.quick_rerun {
+                rerun_line(out, "quick re-run", r);
+            }
             if let Some(r) = &i.rerun {
-                let _ = writeln!(
-                    out,
-                    "  re-run within {} steps{}: {}{} ({} positions, {}){}",
-                    r.bound,
-                    r.search
-                        .as_deref()
-                        .map(|s| format!(" ({s})"))
-                        .unwrap_or_default(),
-                    r.status,
-                    r.steps.map(|s| format!(", {s} steps")).unwrap_or_default(),
-                    r.positions_examined,
-                    duration(r.elapsed_ms),
-                    r.error
-                        .as_deref()
-                        .map(|e| format!(": {e}"))
-                        .unwrap_or_default()
-                );
+                rerun_line(out, "re-run", r);
             }
             let _ = writeln!(out, "  final length from: {}", i.final_by);
         }
@@ -267,10 +297,17 @@ impl Report {
         out.push_str(&attempts_table(&self.attempts));
         let result = match self.status {
             RunStatus::Solved => format!(
-                "solved in {} steps ({} moves) by attempt {}",
-                opt(self.steps),
-                opt(self.moves),
-                opt(self.solved_by)
+                "solved in {} by attempt {}{}",
+                self.lengths(),
+                opt(self.solved_by),
+                match self.optimal {
+                    Some(true) => format!(" (optimal in {})", self.metric.name()),
+                    Some(false) => format!(
+                        " (not proven optimal in {}: the optimal re-run did not finish within the budget)",
+                        self.metric.name()
+                    ),
+                    None => String::new(),
+                }
             ),
             RunStatus::NoSolution => {
                 "no solution: a run without solution-losing pruning examined every position"

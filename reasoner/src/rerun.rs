@@ -28,13 +28,16 @@ pub struct Rerun {
     /// held is optimal), `limit_reached` (time or positions ran out first),
     /// or `failed`.
     pub status: &'static str,
-    /// `--max-length`: one below the length held before it.
+    /// `--max-length`: one below the length held before it, in `metric`.
     pub bound: u64,
     /// The search the solver chose, e.g. `ida pdb`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<String>,
-    /// The shorter solution's length in steps, when one was found.
+    /// The metric of `bound` (`reasoner solve --metric`, else steps).
+    pub metric: &'static str,
+    /// The shorter solution's length in steps and in moves, when one was found.
     pub steps: Option<u64>,
+    pub moves: Option<u64>,
     pub positions_examined: u64,
     pub elapsed_ms: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,8 +58,10 @@ pub async fn run(
     let mut record = Rerun {
         status: "failed",
         bound,
+        metric: runner.improve_metric().name(),
         search: None,
         steps: None,
+        moves: None,
         positions_examined: 0,
         elapsed_ms: 0,
         error: None,
@@ -101,6 +106,7 @@ async fn solve(
         ]
         .map(str::to_string),
     );
+    line.extend(runner.metric_args());
     if let Some(p) = budget.positions_left() {
         line.extend(["--max-positions".to_string(), p.max(1).to_string()]);
     }
@@ -143,11 +149,14 @@ async fn solve(
     if verified.status != RunStatus::Solved {
         return Err(verified.error.unwrap_or_else(|| "did not verify".into()));
     }
-    if verified.steps.is_none_or(|s| s > bound) {
+    let metric = runner.improve_metric();
+    let length = crate::improve::length_in(metric, verified.steps, verified.moves);
+    if length.is_none_or(|n| n > bound) {
         return Err(format!(
-            "the re-run's solution is not within its bound of {bound} steps"
+            "the re-run's solution is not within its bound of {bound} {}",
+            metric.name()
         ));
     }
-    record.steps = verified.steps;
+    (record.steps, record.moves) = (verified.steps, verified.moves);
     Ok(Some(verified))
 }

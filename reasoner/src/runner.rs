@@ -203,6 +203,11 @@ pub struct Runner {
     solver: PathBuf,
     /// Bytes, passed as `--max-memory` to every solve run and to the launcher.
     pub max_memory: Option<u64>,
+    /// The metric every solver call searches in (`reasoner solve --metric`):
+    /// attempts, whatever their parameter set says, the improve phase's
+    /// shortcuts and its optimal re-run. `None`: each set's own metric (and
+    /// steps for the improve phase), as before the flag.
+    pub metric: Option<crate::params::Metric>,
     /// Where solve attempts run.
     launcher: Box<dyn Launcher>,
     /// Scratch folder for solution files, removed when the runner is dropped.
@@ -231,9 +236,23 @@ impl Runner {
         Ok(Runner {
             solver,
             max_memory: None,
+            metric: None,
             launcher,
             scratch,
         })
+    }
+
+    /// The metric the improve phase counts in: `--metric`'s, else steps.
+    pub fn improve_metric(&self) -> crate::params::Metric {
+        self.metric.unwrap_or(crate::params::Metric::Steps)
+    }
+
+    /// The metric's flag pair for a solver call that takes `--metric`.
+    pub fn metric_args(&self) -> [String; 2] {
+        [
+            "--metric".to_string(),
+            self.improve_metric().name().to_string(),
+        ]
     }
 
     /// Checks that the launcher can run `attempt` (e.g. "the final attempt")
@@ -471,7 +490,16 @@ impl Runner {
             "--json".to_string(),
             "--quiet".to_string(),
         ];
-        args.extend(params.solver_args());
+        match self.metric {
+            Some(metric) => args.extend(
+                ParamSet {
+                    metric,
+                    ..params.clone()
+                }
+                .solver_args(),
+            ),
+            None => args.extend(params.solver_args()),
+        }
         if let Some(n) = limits.max_positions {
             args.push("--max-positions".to_string());
             args.push(n.to_string());

@@ -161,6 +161,17 @@ pub fn rank<'a>(
     ranked
 }
 
+/// Moves the cases `preferred` (by case-base index) ahead of the others
+/// of equal distance, keeping the order within each group: retrieval's
+/// tie-break for a query in a metric (a case solved in it first).
+pub fn prefer(ranked: &mut [Ranked], preferred: impl Fn(usize) -> bool) {
+    ranked.sort_by(|a, b| {
+        a.similarity
+            .total_cmp(&b.similarity)
+            .then_with(|| preferred(b.index).cmp(&preferred(a.index)))
+    });
+}
+
 /// Cases always retrieved, when the case base has them (§6.3).
 pub const RETRIEVE_AT_LEAST: usize = 3;
 /// Further cases are retrieved while within this factor of the best's distance.
@@ -184,6 +195,22 @@ pub fn retrieved_count(ranked: &[Ranked]) -> usize {
 mod tests {
     use super::*;
     use crate::features::SEARCH_SPACE_LOG10;
+
+    #[test]
+    fn a_case_in_the_asked_metric_is_retrieved_before_an_equal_one() {
+        // Two cases with the same features: "a steps case" ranks first by
+        // name; the moves query prefers the one retained under moves, and
+        // a nearer case stays ahead of both.
+        let f = features(6.0, 4.0, 2.5, 0.5, 2.0, 2.0, 20.0);
+        let near = features(6.0, 4.0, 2.5, 0.5, 2.0, 2.0, 21.0);
+        let cases = [("a steps case", &f), ("b moves case", &f), ("c", &near)];
+        let query = features(6.0, 4.0, 2.5, 0.5, 2.0, 2.0, 21.0);
+        let mut ranked = rank(&ThesisSimilarity::default(), &query, cases);
+        let names = |r: &[Ranked]| r.iter().map(|r| r.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&ranked), ["c", "a steps case", "b moves case"]);
+        prefer(&mut ranked, |i| i == 1);
+        assert_eq!(names(&ranked), ["c", "b moves case", "a steps case"]);
+    }
 
     fn features(log10: f64, ty: f64, bf: f64, rs: f64, bs: f64, sp: f64, ps: f64) -> Features {
         let mut f = Features::default();

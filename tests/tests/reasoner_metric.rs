@@ -1,0 +1,170 @@
+//! `reasoner solve --metric moves` and `--optimal` with the real solver: the
+//! metric reaches every solver search the reasoner starts, the answer is in
+//! it and replays in `solver verify` to the steps and moves the JSON gives,
+//! cases solved in the asked metric are retrieved first among equals, and
+//! `optimal: true` is said only when the solver proved it.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+mod reasoner_common;
+use reasoner_common::{json_of, s, write_script, Scratch};
+
+const TIME_MACHINE: &str = "puzzles/layton/the_time_machine.txt";
+/// lumi-a's minimum for The Time Machine.
+const TIME_MACHINE_MOVES: u64 = 39;
+
+/// `reasoner solve PUZZLE --casebase CB --json ARGS` from the workspace
+/// root, with `solver` as the solver.
+fn solve(puzzle: &str, cb: &str, solver: &str, args: &[&str]) -> Value {
+    let out = Command::new(end_to_end::reasoner_bin())
+        .args([
+            "solve",
+            puzzle,
+            "--casebase",
+            cb,
+            "--json",
+            "--quiet",
+            "--solver",
+            solver,
+        ])
+        .args(args)
+        .current_dir(end_to_end::workspace_root())
+        .output()
+        .unwrap();
+    json_of(&out)
+}
+
+fn real_solver() -> String {
+    s(&end_to_end::solver_bin()).to_string()
+}
+
+/// `solver verify --json`'s steps and moves for the report's solution.
+fn verified(dir: &Scratch, puzzle: &str, report: &Value) -> (u64, u64) {
+    let lines: Vec<&str> = report["solution"]
+        .as_array()
+        .expect("a solution")
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let file = dir.path("solution.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let out = end_to_end::run_solver(&["verify", puzzle, s(&file), "--json"]);
+    end_to_end::assert_success(&out, "verify");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    (v["steps"].as_u64().unwrap(), v["moves"].as_u64().unwrap())
+}
+
+#[test]
+fn every_search_runs_in_the_asked_metric_and_the_answer_replays() {
+    let dir = Scratch::new("metric");
+    // A stand-in that logs each call's words, then runs the real solver.
+    let log = dir.path("calls.log");
+    let wrapper = dir.path("solver.sh");
+    let body = format!(
+        "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+        s(&log),
+        real_solver()
+    );
+    write_script(&wrapper, &body);
+    let cb = "casebase/seed.toml";
+    let r = solve(TIME_MACHINE, cb, s(&wrapper), &["--metric", "moves"]);
+    assert_eq!(r["status"], "solved", "{r}");
+    assert_eq!(r["metric"], "moves", "{r}");
+    assert_eq!(r["moves"], TIME_MACHINE_MOVES, "{r}");
+    assert_eq!(
+        verified(&dir, TIME_MACHINE, &r),
+        (r["steps"].as_u64().unwrap(), TIME_MACHINE_MOVES)
+    );
+    for a in r["attempts"].as_array().unwrap() {
+        assert_eq!(a["params"]["metric"], "moves", "{a}");
+    }
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let searches: Vec<&str> = calls
+        .lines()
+        .filter(|l| l.starts_with("solve ") || l.starts_with("improve "))
+        .collect();
+    // The attempts and the improve phase's optimal re-run at least.
+    assert!(searches.len() >= 2, "{calls}");
+    assert!(searches.iter().any(|l| l.contains("--optimal")), "{calls}");
+    for line in searches {
+        assert!(line.contains("--metric moves"), "{line}");
+        assert!(!line.contains("--metric steps"), "{line}");
+    }
+}
+
+#[test]
+fn a_case_solved_in_the_asked_metric_is_retrieved_before_an_equal_one() {
+    let dir = Scratch::new("metric-cases");
+    let cb = dir.path("cb.toml");
+    // Two cases of one puzzle (equal features): "a" in steps, "b" in moves.
+    for (name, metric) in [("a", "steps"), ("b", "moves")] {
+        let out = Command::new(end_to_end::reasoner_bin())
+            .args([
+                "casebase",
+                "add",
+                s(&cb),
+                "puzzles/klotski/pennant.txt",
+                "--name",
+                name,
+            ])
+            .args(["--metric", metric, "--solver", &real_solver()])
+            .current_dir(end_to_end::workspace_root())
+            .output()
+            .unwrap();
+        end_to_end::assert_success(&out, "casebase add");
+    }
+    let names = |r: &Value| -> Vec<String> {
+        r["retrieved"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let quick = ["--attempts", "1", "--no-improve", "--no-final"];
+    let puzzle = "puzzles/klotski/pennant.txt";
+    let r = solve(puzzle, s(&cb), &real_solver(), &quick);
+    assert_eq!(names(&r), ["a", "b"], "{r}");
+    let moves = [&quick[..], &["--metric", "moves"]].concat();
+    let r = solve(puzzle, s(&cb), &real_solver(), &moves);
+    assert_eq!(names(&r), ["b", "a"], "{r}");
+    assert_eq!(r["attempts"][0]["case"], "b", "{r}");
+}
+
+#[test]
+fn optimal_is_claimed_only_when_the_solver_proved_it() {
+    let cb = "casebase/seed.toml";
+    let r = solve(
+        TIME_MACHINE,
+        cb,
+        &real_solver(),
+        &["--metric", "moves", "--optimal"],
+    );
+    assert_eq!(r["status"], "solved", "{r}");
+    assert_eq!(r["moves"], TIME_MACHINE_MOVES, "{r}");
+    assert_eq!(r["optimal"], true, "{r}");
+    let rerun = &r["improvement"]["rerun"];
+    assert!(
+        ["shorter", "none_shorter"].contains(&rerun["status"].as_str().unwrap()),
+        "{r}"
+    );
+    // A position budget the re-run cannot finish in (one attempt at a
+    // time, so that the first gets the whole budget): solved, not proven.
+    let tight = [
+        "--metric",
+        "moves",
+        "--optimal",
+        "--position-budget",
+        "80000",
+        "--wave",
+        "1",
+    ];
+    let r = solve(TIME_MACHINE, cb, &real_solver(), &tight);
+    assert_eq!(r["status"], "solved", "{r}");
+    assert_eq!(r["optimal"], false, "{r}");
+    // Without --optimal the report makes no claim.
+    let r = solve(TIME_MACHINE, cb, &real_solver(), &["--metric", "moves"]);
+    assert!(r.get("optimal").is_none(), "{r}");
+}
