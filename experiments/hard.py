@@ -94,6 +94,7 @@ def run(puzzle, casebase):
         "stopped_by_budget": stopped,
         "steps": r.get("steps"),
         "first_steps": (r.get("improvement") or {}).get("first_steps") or r.get("steps"),
+        "moves": r.get("moves"),
         "positions": sum(a.get("positions_examined") or 0 for a in r["attempts"]),
         "attempts": len(r["attempts"]),
         "phase": winner["phase"] if winner else None,
@@ -165,6 +166,9 @@ def cell(r):
         return ["not run"] * 5
     solved = r["status"] == "solved"
     steps = "-" if not solved else (f"{r['first_steps']} → {r['steps']}" if r.get("first_steps") != r.get("steps") else str(r["steps"]))
+    if solved and r.get("moves") is not None:
+        # Runs recorded before issue 51 kept steps only.
+        steps += f" ({r['moves']} moves)"
     status = r["status"] + (" (budget)" if r.get("stopped_by_budget") else "")
     first = f", first solution after {r['first_seconds']:.0f} s" if r.get("first_seconds") is not None else ""
     return [status, steps, f"{r.get('positions', 0):,}", f"{r['seconds']:.0f} s (load {r.get('load', '?')}, {r.get('commit', 'commit not recorded')}{first})", r.get("phase") or "-"]
