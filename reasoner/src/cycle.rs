@@ -646,6 +646,7 @@ fn report(
         steps: winner.and_then(|(_, r)| r.steps),
         moves: winner.and_then(|(_, r)| r.moves),
         optimal: None,
+        lower_bound: None,
         solution: winner.and_then(|(_, r)| r.solution.clone()),
         solved_by: winner.map(|(p, _)| p.index),
         features: found.features.features,

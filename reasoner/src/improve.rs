@@ -126,6 +126,7 @@ pub async fn run(
     record.elapsed_ms = started.elapsed().as_millis() as u64;
     if optimal {
         report.optimal = Some(record.proved_optimal());
+        report.lower_bound = record.lower_bound();
     }
     report.improvement = Some(record);
 }
@@ -211,6 +212,15 @@ pub fn length_in(
 const UNTIMED_SECONDS: f64 = 1e6;
 
 impl Improvement {
+    /// The best length the re-runs proved no solution is shorter than.
+    pub fn lower_bound(&self) -> Option<u64> {
+        [&self.quick_rerun, &self.rerun]
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r.lower_bound)
+            .max()
+    }
+
     /// Whether the final length is proven optimal: the solver's optimal
     /// search, bounded one below the length held, either found the shortest
     /// solution or proved that there is none shorter.

@@ -74,6 +74,10 @@ pub struct Report {
     /// proved none shorter); absent without `--optimal`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal: Option<bool>,
+    /// Under `--optimal`, when not proven: the length the solver's optimal
+    /// re-run proved no solution is shorter than, if it got that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u64>,
     pub solution: Option<Vec<String>>,
     /// Index of the attempt that solved the puzzle.
     pub solved_by: Option<usize>,
@@ -303,8 +307,11 @@ impl Report {
                 match self.optimal {
                     Some(true) => format!(" (optimal in {})", self.metric.name()),
                     Some(false) => format!(
-                        " (not proven optimal in {}: the optimal re-run did not finish within the budget)",
-                        self.metric.name()
+                        " (not proven optimal in {}: the optimal re-run did not finish within the budget{})",
+                        self.metric.name(),
+                        self.lower_bound
+                            .map(|n| format!("; optimum at least {n}"))
+                            .unwrap_or_default()
                     ),
                     None => String::new(),
                 }

@@ -35,6 +35,10 @@ pub struct Rerun {
     pub search: Option<String>,
     /// The metric of `bound` (`reasoner solve --metric`, else steps).
     pub metric: &'static str,
+    /// With `limit_reached`: the length the solver proved no solution is
+    /// shorter than (its `lower_bound`), when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u64>,
     /// The shorter solution's length in steps and in moves, when one was found.
     pub steps: Option<u64>,
     pub moves: Option<u64>,
@@ -59,6 +63,7 @@ pub async fn run(
         status: "failed",
         bound,
         metric: runner.improve_metric().name(),
+        lower_bound: None,
         search: None,
         steps: None,
         moves: None,
@@ -125,6 +130,7 @@ async fn solve(
         out.params.algorithm.name(),
         out.params.heuristic
     ));
+    record.lower_bound = out.lower_bound;
     record.status = match RunStatus::from(out.status) {
         RunStatus::Solved => "shorter",
         RunStatus::NoSolution => "none_shorter",

@@ -739,6 +739,7 @@ mod tests {
             key_bits: 20,
             limit: None,
             algorithm_reason: String::new(),
+            lower_bound: None,
             params: Default::default(),
             limits: Default::default(),
             solution: None,

@@ -164,6 +164,10 @@ fn optimal_is_claimed_only_when_the_solver_proved_it() {
     let r = solve(TIME_MACHINE, cb, &real_solver(), &tight);
     assert_eq!(r["status"], "solved", "{r}");
     assert_eq!(r["optimal"], false, "{r}");
+    // The re-run's bidirectional search got some depth: a bound below the
+    // optimum, never above it.
+    let bound = r["lower_bound"].as_u64().unwrap_or_else(|| panic!("{r}"));
+    assert!((1..=TIME_MACHINE_MOVES).contains(&bound), "{r}");
     // Without --optimal the report makes no claim.
     let r = solve(TIME_MACHINE, cb, &real_solver(), &["--metric", "moves"]);
     assert!(r.get("optimal").is_none(), "{r}");

@@ -80,6 +80,12 @@ pub struct SolveReport {
     pub key_bits: u32,
     /// What stopped the search when `status` is `limit_reached`.
     pub limit: Option<String>,
+    /// With `limit_reached`, when the search was optimal (BFS, bidir, A*
+    /// and IDA* with an admissible heuristic at weight 1, NBS) on a puzzle
+    /// of one goal section: no solution is shorter than this (in the
+    /// metric). Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u64>,
     /// Why `params.algorithm`: asked for (`--algorithm`), or what the solver
     /// weighed when none was given, or under `--optimal`.
     #[serde(default)]

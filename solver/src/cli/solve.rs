@@ -244,6 +244,7 @@ fn make_report(
         encoding_reason: out.encoding_reason.clone(),
         key_bits: out.key_bits,
         limit: out.limit.map(|l| l.name().to_string()),
+        lower_bound: out.lower_bound,
         algorithm_reason,
         params: params.clone(),
         limits,
@@ -363,11 +364,14 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
             r.best_distance, r.start_distance
         ),
         Status::LimitReached => outln!(
-            "{name}: stopped by {} before a solution; best master distance {} of {} (first reached after {} positions)",
+            "{name}: stopped by {} before a solution; best master distance {} of {} (first reached after {} positions){}",
             r.limit.as_deref().unwrap_or("a limit"),
             r.best_distance,
             r.start_distance,
-            r.best_distance_positions
+            r.best_distance_positions,
+            r.lower_bound
+                .map(|n| format!("; every solution takes at least {n} {}", r.params.metric.name()))
+                .unwrap_or_default()
         ),
     }
     outln!("  algorithm: {}", r.algorithm_reason);

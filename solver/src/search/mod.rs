@@ -276,6 +276,25 @@ impl<'a> Engine<'a> {
         self.encoding.words()
     }
 
+    /// A length no solution of this section can be shorter than (in the
+    /// metric), proven by an optimal search that stopped before it found
+    /// one: BFS and the bidirectional BFS have looked at every position
+    /// within the depth reached (so one more); A* with an admissible
+    /// heuristic at weight 1 popped a position of that `f`, never above
+    /// the optimum; IDA* (from its own first bound) and NBS have ruled out
+    /// every path below their bound. `None` for the other searches.
+    pub fn proven_lower_bound(&self) -> Option<u64> {
+        let bound = self.progress.bound;
+        let exact = self.params.weight == 1.0 && self.length_by_estimate;
+        match self.params.algorithm {
+            Algorithm::Bfs if self.params.spill.is_none() => Some(bound + 1),
+            Algorithm::Bidir => Some(bound + 1),
+            Algorithm::Astar | Algorithm::Nbs if exact => Some(bound),
+            Algorithm::Ida if exact && self.params.ida_limit.is_none() => Some(bound),
+            _ => None,
+        }
+    }
+
     /// Runs the algorithm the parameters name from `start`.
     pub fn run(&mut self, start: &State) -> Ending {
         match self.params.algorithm {

@@ -64,6 +64,10 @@ pub struct SolveOutput {
     /// A `no_solution` proved by the tiles' parity ([`super::parity`]),
     /// before any search.
     pub by_parity: bool,
+    /// When an optimal search of a one-section puzzle stopped at a limit:
+    /// the length no solution can be shorter than
+    /// ([`Engine::proven_lower_bound`]).
+    pub lower_bound: Option<u64>,
 }
 
 impl SolveOutput {
@@ -87,6 +91,7 @@ impl SolveOutput {
             key_bits: 0,
             elapsed_ms: 0,
             by_parity: false,
+            lower_bound: None,
         }
     }
 
@@ -415,6 +420,9 @@ pub fn solve(
             Ending::Stopped(l) => {
                 out.status = Status::LimitReached;
                 out.limit = Some(l);
+                if puzzle.goals.len() == 1 {
+                    out.lower_bound = engine.proven_lower_bound();
+                }
             }
         }
         if out.status != Status::Solved {
