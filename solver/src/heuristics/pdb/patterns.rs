@@ -186,11 +186,29 @@ fn tile_pattern(puzzle: &Puzzle, mut counted: Vec<usize>) -> Pattern {
     Pattern { counted, merged }
 }
 
-/// A block abstraction: the goal types and `kept` kept, the rest deleted.
+/// The instances of the goal's types.
+fn goal_instances(puzzle: &Puzzle, geometry: &Geometry) -> Vec<usize> {
+    let mut goal: Vec<usize> = geometry
+        .targets()
+        .iter()
+        .flat_map(|(range, _)| puzzle.type_range(puzzle.instance_type(range.start)))
+        .collect();
+    goal.sort_unstable();
+    goal.dedup();
+    goal
+}
+
+/// A block abstraction: `kept` kept, the rest deleted; when `kept` holds
+/// none of the goal's blocks, the goal's types are kept too (`--pdb v,o`
+/// on Klotski: the master and those two). A pattern that names some goal
+/// blocks keeps only those: where the goal fixes every block (The Time
+/// Machine) a table over all of them would be the whole puzzle, and the
+/// abstract goal asks only for the kept ones, so its distances stay lower
+/// bounds.
 fn block_pattern(puzzle: &Puzzle, geometry: &Geometry, mut kept: Vec<usize>) -> Pattern {
-    for (range, _) in geometry.targets() {
-        let t = puzzle.instance_type(range.start);
-        kept.extend(puzzle.type_range(t));
+    let goal = goal_instances(puzzle, geometry);
+    if !kept.iter().any(|i| goal.contains(i)) {
+        kept.extend(goal);
     }
     kept.sort_unstable();
     kept.dedup();
@@ -340,6 +358,10 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, (memory, cap): (u64, Option
         .collect();
     others.sort_by_key(|&i| (near(i), i));
     let budget = (memory / 2).min(cap.map_or(u64::MAX, |c| c / (1 + BLOCK_BUILD_PER_ENTRY)));
+    let whole_goal = block_pattern(puzzle, geometry, goal.clone());
+    if Abstraction::size(puzzle, geometry, &whole_goal).is_none_or(|size| size > budget) {
+        return goal_subsets(puzzle, geometry, &goal, budget);
+    }
     let first = greedy(puzzle, geometry, &goal, &others, budget);
     let mut groups = vec![vec![first.clone()]];
     if first.counted.len() < puzzle.instances() {
@@ -353,6 +375,41 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, (memory, cap): (u64, Option
         if second != first {
             groups.push(vec![second]);
         }
+    }
+    Plan { groups }
+}
+
+/// Where even the goal's blocks alone do not fit `budget` (a goal fixing
+/// every block): two tables over goal blocks only, the first taking them
+/// farthest from their targets first, the second the rest first, combined
+/// by maximum.
+fn goal_subsets(puzzle: &Puzzle, geometry: &Geometry, goal: &[usize], budget: u64) -> Plan {
+    let target = |i: usize| {
+        geometry
+            .targets()
+            .iter()
+            .find(|(range, _)| puzzle.instance_type(range.start) == puzzle.instance_type(i))
+            .map_or(0, |(_, anchors)| {
+                anchors
+                    .iter()
+                    .map(|&g| geometry.manhattan(puzzle.start.anchors[i] as usize, g as usize))
+                    .min()
+                    .unwrap_or(0)
+            })
+    };
+    let mut order = goal.to_vec();
+    order.sort_by_key(|&i| (std::cmp::Reverse(target(i)), i));
+    let first = greedy(puzzle, geometry, &[], &order, budget);
+    let mut rest: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|i| !first.counted.contains(i))
+        .collect();
+    rest.extend(order.iter().filter(|i| first.counted.contains(i)));
+    let second = greedy(puzzle, geometry, &[], &rest, budget);
+    let mut groups = vec![vec![first.clone()]];
+    if second != first {
+        groups.push(vec![second]);
     }
     Plan { groups }
 }
@@ -376,6 +433,11 @@ fn greedy(
             break;
         }
         kept = trial;
+    }
+    if kept.is_empty() {
+        // Not even one block fits: the first, so that the plan's size check
+        // says by how much.
+        kept.extend(candidates.first());
     }
     block_pattern(puzzle, geometry, kept)
 }

@@ -332,3 +332,33 @@ fn a_build_stopped_at_any_round_stays_below_the_complete_table() {
         assert!(rounds_seen > 10, "{metric:?}: only {rounds_seen} rounds");
     }
 }
+
+/// A 3x3 board of a domino and five unit blocks, each its own type, and
+/// two empty cells; the goal fixes every block.
+fn all_fixed() -> Puzzle {
+    let text = "!\n1 0,1\n2\n3\n4\n5\n6\n!\n#####\n#123#\n#145#\n#  6#\n#####\n!\n\
+                #####\n#  1#\n#231#\n#456#\n#####\n!\n";
+    crate::formats::native::parse(text, "all fixed").unwrap()
+}
+
+#[test]
+fn tables_over_some_goal_blocks_are_admissible_where_the_goal_fixes_every_block() {
+    let p = all_fixed();
+    for metric in [Metric::Steps, Metric::Moves] {
+        // Named goal blocks: only those are kept (the whole goal would be
+        // the whole puzzle).
+        let (_, total, sum) = check_admissible(&p, metric, Some("1,2/3,4"), 1 << 20);
+        assert!(total > 1000, "{total}");
+        assert!(sum > 0);
+        // Automatic, in a budget too small for all six blocks: tables over
+        // subsets of them.
+        let geometry = Geometry::new(&p, p.goals.first());
+        let plan = super::patterns::plan(&p, &geometry, None, (4 << 10, None)).unwrap();
+        assert!(
+            plan.groups.iter().flatten().all(|t| t.counted.len() < 6),
+            "{plan:?}"
+        );
+        let (_, _, sum) = check_admissible(&p, metric, None, 4 << 10);
+        assert!(sum > 0);
+    }
+}
