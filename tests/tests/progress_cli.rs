@@ -89,3 +89,35 @@ fn the_reasoner_shows_its_attempts_on_a_terminal_only() {
         "the JSON report is printed:\n{shown}"
     );
 }
+
+/// Under `--json` (no bar), a long IDA* still says where it is: a line on
+/// stderr per new bound after the first second and one where it stops, and
+/// none with `--quiet`.
+#[test]
+fn ida_prints_its_bounds_under_json_unless_quiet() {
+    // A 24-puzzle scramble of 400 random moves (seed 5): IDA* with Manhattan deepens
+    // for far longer than the 5 s it gets here.
+    let dir = std::env::temp_dir().join(format!("ida-bounds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t24.txt");
+    let line = "3 15 14 12 9 11 0 10 13 4 16 1 22 5 19 7 6 23 17 2 20 21 24 8 18";
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", file.to_str().unwrap(), "--from", "tiles"];
+        args.extend_from_slice(&["--algorithm", "ida", "--heuristic", "manhattan"]);
+        args.extend_from_slice(&["--json", "--time-limit", "5"]);
+        args.extend_from_slice(extra);
+        end_to_end::run_solver(&args)
+    };
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    if r["status"] == "limit_reached" {
+        assert!(err.contains("progress: bound "), "{err}");
+        let quiet = run(&["--quiet"]);
+        assert!(!String::from_utf8_lossy(&quiet.stderr).contains("progress:"));
+    } else {
+        panic!("the scramble was solved within 5 s, so it shows no bound lines: {r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

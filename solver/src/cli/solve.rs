@@ -153,7 +153,9 @@ fn solve_one(
     many: bool,
 ) -> Result<Solved, Failure> {
     let options = SolveOptions {
-        progress: Progress::new(args.quiet || args.json || many).with_limit(limits.max_positions),
+        progress: Progress::new(args.quiet || args.json || many)
+            .with_limit(limits.max_positions)
+            .with_bound_lines(!args.quiet && !many),
         best: args.best_out.as_ref().map_or(0, |_| args.best_count),
         held,
     };

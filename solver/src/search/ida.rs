@@ -86,7 +86,7 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     };
     let mut bound = e.params.ida_limit.map_or(walk.f(0, root.h), |l| l as u64);
     loop {
-        e.progress.bound = bound;
+        e.progress.new_bound(bound, &e.stats);
         walk.next_bound = u64::MAX;
         match dfs(e, &mut walk, &mut state, root, bound) {
             Step::Found => {
@@ -98,7 +98,11 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
                 }
                 return Ending::Found(positions);
             }
-            Step::Stop(limit) => return Ending::Stopped(limit),
+            Step::Stop(limit) => {
+                // Where the search got to, on the same terms as each bound.
+                e.progress.new_bound(bound, &e.stats);
+                return Ending::Stopped(limit);
+            }
             Step::NotHere if walk.next_bound == u64::MAX => return Ending::Exhausted,
             Step::NotHere => bound = walk.next_bound,
         }

@@ -30,6 +30,11 @@ pub struct Progress {
     pub bound: u64,
     /// Bytes a spilled BFS holds on disk (shown when not 0).
     pub disk: u64,
+    /// Where no bar is drawn (`--json`, stderr not a terminal) but the
+    /// person did not ask for quiet: a line on stderr for each new bound of
+    /// an iterative search after the first second, so that a long IDA*
+    /// (the 24-puzzle) shows it is getting on.
+    bound_lines: bool,
 }
 
 impl Progress {
@@ -44,6 +49,27 @@ impl Progress {
             bar: None,
             bound: 0,
             disk: 0,
+            bound_lines: false,
+        }
+    }
+
+    /// Prints [`Progress::new_bound`]'s lines when no bar is drawn.
+    pub fn with_bound_lines(mut self, on: bool) -> Progress {
+        self.bound_lines = on;
+        self
+    }
+
+    /// An iterative search starts over with `bound` after `stats`, or stops
+    /// within it: the bar shows it; without a bar, one line on stderr (see
+    /// `bound_lines`).
+    pub fn new_bound(&mut self, bound: u64, stats: &Stats) {
+        self.bound = bound;
+        let secs = self.started.elapsed().as_secs_f64();
+        if self.bound_lines && !self.enabled && secs >= FIRST_DRAW.as_secs_f64() {
+            eprintln!(
+                "progress: bound {bound}, {} positions examined, {secs:.1} s",
+                stats.examined
+            );
         }
     }
 
