@@ -22,6 +22,8 @@ defaults, 20 minutes per level; the settings are printed into hard.md):
   LEVELS     comma-separated file stems to run (default: all, the hard ones first)
   PAGE       the page to write (default experiments/hard.md); a run of a few
              levels at another budget writes its own page beside it
+  METRIC     steps or moves: passed as the reasoner's --metric (default: none given,
+             the reasoner's default, steps); its own results file and, with PAGE, page
   COMMIT     the commit REASONER's binaries were built from, when they are not
              the checked-out tree's (recorded with each run and shown on the page)
   TABLE_ONLY=1  redraw PAGE from the current settings' results file, run nothing
@@ -44,7 +46,9 @@ LIMIT = int(os.environ.get("LIMIT", 5_000_000))
 ATTEMPTS = int(os.environ.get("ATTEMPTS", 25))
 BUDGET = float(os.environ.get("BUDGET", 1200))
 JOBS = int(os.environ.get("JOBS", 2))
-RESULTS = os.path.join(OUT, f"hard-l{LIMIT}-a{ATTEMPTS}-b{BUDGET:g}-j{JOBS}.json")
+METRIC = os.environ.get("METRIC")
+RESULTS = os.path.join(OUT, f"hard-l{LIMIT}-a{ATTEMPTS}-b{BUDGET:g}-j{JOBS}"
+                       + (f"-{METRIC}" if METRIC else "") + ".json")
 PAGE = os.environ.get("PAGE", os.path.join(ROOT, "experiments", "hard.md"))
 
 
@@ -73,7 +77,7 @@ def run(puzzle, casebase):
     reports what finished, 60 s later if it has not stopped by then)."""
     args = [REASONER, "solve", puzzle, "--casebase", casebase, "--json", "--quiet",
             "--position-limit", str(LIMIT), "--attempts", str(ATTEMPTS), "--jobs", str(JOBS),
-            "--time-budget", f"{BUDGET:g}"]
+            "--time-budget", f"{BUDGET:g}"] + (["--metric", METRIC] if METRIC else [])
     started = time.time()
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
@@ -95,6 +99,7 @@ def run(puzzle, casebase):
         "steps": r.get("steps"),
         "first_steps": (r.get("improvement") or {}).get("first_steps") or r.get("steps"),
         "moves": r.get("moves"),
+        "first_moves": (r.get("improvement") or {}).get("first_moves") or r.get("moves"),
         "positions": sum(a.get("positions_examined") or 0 for a in r["attempts"]),
         "attempts": len(r["attempts"]),
         "phase": winner["phase"] if winner else None,
@@ -166,7 +171,10 @@ def cell(r):
         return ["not run"] * 5
     solved = r["status"] == "solved"
     steps = "-" if not solved else (f"{r['first_steps']} → {r['steps']}" if r.get("first_steps") != r.get("steps") else str(r["steps"]))
-    if solved and r.get("moves") is not None:
+    if solved and METRIC == "moves":
+        first, final = r.get("first_moves"), r.get("moves")
+        steps = (f"{first} → {final}" if first != final else str(final)) + f" moves ({r['steps']} steps)"
+    elif solved and r.get("moves") is not None:
         # Runs recorded before issue 51 kept steps only.
         steps += f" ({r['moves']} moves)"
     status = r["status"] + (" (budget)" if r.get("stopped_by_budget") else "")
@@ -178,7 +186,7 @@ def command():
     """The command line that reproduces this page's settings (LEVELS and
     COMMIT only choose which runs to add and what to record with them: each
     run's commit is in its row)."""
-    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "PAGE")
+    env = [f"{k}={os.environ[k]}" for k in ("LIMIT", "ATTEMPTS", "BUDGET", "JOBS", "METRIC", "PAGE")
            if k in os.environ]
     return " ".join(env + ["python3 experiments/hard.py"])
 
@@ -197,7 +205,7 @@ def write_table(results):
                 f"Produced by `{command()}` (resumable; raw results in "
                 f"`experiments/results/{os.path.basename(RESULTS)}`). Each run: `reasoner solve LEVEL "
                 f"--casebase CB --json --position-limit {LIMIT:,} --attempts {ATTEMPTS} --jobs {JOBS} "
-                f"--time-budget {BUDGET:g}`; everything else is the reasoner's default (the general "
+                f"--time-budget {BUDGET:g}" + (f" --metric {METRIC}" if METRIC else "") + "`; everything else is the reasoner's default (the general "
                 "settings after the retrieved cases; under a budget the limited attempts stop at half "
                 "of it; then the parking phase with 4 rounds, the variant phase with 3 recipes, 2 rounds "
                 "of restarts, the final run, `--improve`). CB is `casebase/seed.toml` (with) or it minus the "
@@ -206,7 +214,8 @@ def write_table(results):
                 "the whole run's, `--improve` included, which takes what is left of the budget once the "
                 "puzzle is solved; runs since 26 Nov 2026 also give the time of the first solution.\n\n"
                 "Steps: `first → improved` when the reasoner reports an improved length (`--improve`, "
-                "issue 15 part A), else the one length. Positions: all attempts of the run together. Phase: "
+                "issue 15 part A), else the one length, and the final solution's moves beside them "
+                "(runs before issue 51 recorded steps only); under `METRIC=moves` the moves first. Positions: all attempts of the run together. Phase: "
                 "the phase of the attempt that solved it.\n\n"
                 "| level | own case in seed | with: status | steps | positions | time | phase | "
                 "without: status | steps | positions | time | phase |\n"
