@@ -315,11 +315,13 @@ fn plan_attempts(
     let reuse: Vec<(String, ParamSet)> = reuse
         .into_iter()
         .filter(|(_, p)| plan::runs_with_units(p, units))
-        .map(|(name, p)| (name, in_metric(p, config.metric)))
+        // The proximity search keeps a set's metric, so the sets it draws
+        // from these are in the asked one too.
+        .map(|(name, p)| (name, p.in_metric(config.metric)))
         .collect();
     let general: Vec<(String, ParamSet)> = plan::general_settings(spaces, units)
         .into_iter()
-        .map(|(name, p)| (name, in_metric(p, config.metric)))
+        .map(|(name, p)| (name, p.in_metric(config.metric)))
         .collect();
     tracing::info!(
         retrieved = found.retrieved,
@@ -345,15 +347,6 @@ fn plan_attempts(
         bar: WaveProgress::new(config.attempts, config.progress),
     };
     (progress, reused)
-}
-
-/// `p` in `metric` when one is asked for (the proximity search keeps a
-/// set's metric, so the sets it draws from these are in it too).
-fn in_metric(p: ParamSet, metric: Option<Metric>) -> ParamSet {
-    match metric {
-        Some(metric) => ParamSet { metric, ..p },
-        None => p,
-    }
 }
 
 /// Charges what the attempts examined to the run's budget. A `variant`
@@ -634,7 +627,7 @@ fn report(
         .iter()
         .map(|(p, r)| AttemptRecord::new(p, r))
         .map(|mut a| {
-            a.params = in_metric(a.params, config.metric);
+            a.params = a.params.in_metric(config.metric);
             a
         })
         .collect();
@@ -833,10 +826,7 @@ fn profile(report: &Report) -> Vec<casebase::schema::Trial> {
             RunStatus::LimitReached => Status::LimitReached,
             _ => return None,
         };
-        let length = match a.params.metric {
-            crate::params::Metric::Moves => a.result.moves,
-            crate::params::Metric::Steps => a.result.steps,
-        };
+        let length = crate::params::length_in(a.params.metric, a.result.steps, a.result.moves);
         Some(casebase::schema::Trial {
             params: a.params.clone(),
             status,

@@ -184,7 +184,8 @@ async fn rerun_step(
     record: &mut Improvement,
     seconds: Option<f64>,
 ) {
-    let held = length_in(runner.improve_metric(), report.steps, report.moves).unwrap_or(0);
+    let held =
+        crate::params::length_in(runner.improve_metric(), report.steps, report.moves).unwrap_or(0);
     let (Some(seconds), true) = (seconds, held > 0) else {
         return;
     };
@@ -192,18 +193,6 @@ async fn rerun_step(
     record.rerun = Some(rerun);
     if let Some(verified) = shorter {
         take(report, record, verified, "rerun");
-    }
-}
-
-/// The length of a solution of `steps` steps and `moves` moves in `metric`.
-pub fn length_in(
-    metric: crate::params::Metric,
-    steps: Option<u64>,
-    moves: Option<u64>,
-) -> Option<u64> {
-    match metric {
-        crate::params::Metric::Steps => steps,
-        crate::params::Metric::Moves => moves,
     }
 }
 

@@ -165,7 +165,24 @@ impl Default for ParamSet {
     }
 }
 
+/// The length of a solution of `steps` steps and `moves` moves in `metric`.
+pub fn length_in(metric: Metric, steps: Option<u64>, moves: Option<u64>) -> Option<u64> {
+    match metric {
+        Metric::Steps => steps,
+        Metric::Moves => moves,
+    }
+}
+
 impl ParamSet {
+    /// The set in `metric` when one is asked for (`reasoner solve
+    /// --metric`), else as it is.
+    pub fn in_metric(self, metric: Option<Metric>) -> ParamSet {
+        match metric {
+            Some(metric) => ParamSet { metric, ..self },
+            None => self,
+        }
+    }
+
     /// The set as a search on positions: a fluid or BFWS set becomes A*
     /// with the same heuristic and weight, others stay as they are. For
     /// puzzles whose goals may name every type (subgoal sections fixing all

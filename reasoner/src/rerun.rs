@@ -156,7 +156,7 @@ async fn solve(
         return Err(verified.error.unwrap_or_else(|| "did not verify".into()));
     }
     let metric = runner.improve_metric();
-    let length = crate::improve::length_in(metric, verified.steps, verified.moves);
+    let length = crate::params::length_in(metric, verified.steps, verified.moves);
     if length.is_none_or(|n| n > bound) {
         return Err(format!(
             "the re-run's solution is not within its bound of {bound} {}",

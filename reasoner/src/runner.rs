@@ -490,16 +490,7 @@ impl Runner {
             "--json".to_string(),
             "--quiet".to_string(),
         ];
-        match self.metric {
-            Some(metric) => args.extend(
-                ParamSet {
-                    metric,
-                    ..params.clone()
-                }
-                .solver_args(),
-            ),
-            None => args.extend(params.solver_args()),
-        }
+        args.extend(params.clone().in_metric(self.metric).solver_args());
         if let Some(n) = limits.max_positions {
             args.push("--max-positions".to_string());
             args.push(n.to_string());

@@ -9,7 +9,7 @@ use std::process::Command;
 use serde_json::Value;
 
 mod reasoner_common;
-use reasoner_common::{json_of, s, write_script, Scratch};
+use reasoner_common::{json_of, s, solution_file, write_script, Scratch};
 
 const TIME_MACHINE: &str = "puzzles/layton/the_time_machine.txt";
 /// lumi-a's minimum for The Time Machine.
@@ -42,14 +42,7 @@ fn real_solver() -> String {
 
 /// `solver verify --json`'s steps and moves for the report's solution.
 fn verified(dir: &Scratch, puzzle: &str, report: &Value) -> (u64, u64) {
-    let lines: Vec<&str> = report["solution"]
-        .as_array()
-        .expect("a solution")
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
-    let file = dir.path("solution.txt");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let file = solution_file(dir, report);
     let out = end_to_end::run_solver(&["verify", puzzle, s(&file), "--json"]);
     end_to_end::assert_success(&out, "verify");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();

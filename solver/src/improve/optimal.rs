@@ -31,6 +31,16 @@ use crate::search::{run::check_common, SearchError};
 /// positions, and updates the tables' lookups per move) or where a
 /// position's key is too wide to store; else BFS.
 pub fn choose(puzzle: &Puzzle, base: &SearchParams) -> Result<Picked, SearchError> {
+    choose_for(puzzle, base, pick::goal_kind(puzzle, base))
+}
+
+/// [`choose`] where the goal's kind (`pick::goal_kind` of `puzzle` and
+/// `base`) is known already.
+pub fn choose_for(
+    puzzle: &Puzzle,
+    base: &SearchParams,
+    kind: GoalKind,
+) -> Result<Picked, SearchError> {
     let goal = puzzle.goals.first().ok_or(SearchError::NoGoal)?;
     let geometry = Geometry::new(puzzle, Some(goal));
     let spec = heuristics::strongest_admissible(puzzle, &geometry);
@@ -46,7 +56,7 @@ pub fn choose(puzzle: &Puzzle, base: &SearchParams) -> Result<Picked, SearchErro
         .key_bits();
     let tiles = spec.name == heuristics::pdb::SPEC.name;
     let wide = key_bits > crate::store::MAX_KEY_BITS;
-    let (algorithm, heuristic, reason) = match pick::goal_kind(puzzle, base) {
+    let (algorithm, heuristic, reason) = match kind {
         _ if tiles => (Algorithm::Ida, spec.name, "a tile puzzle: its pattern databases are the strongest admissible heuristic, and IDA* stores no positions".to_string()),
         _ if wide => (Algorithm::Ida, spec.name, format!("the keys are too wide to store ({key_bits} bits), so IDA* with the strongest admissible heuristic")),
         GoalKind::Fixed(reason) => (Algorithm::Bidir, base.heuristic.name(), reason),

@@ -72,7 +72,7 @@ pub fn reachable(
     start.load(&puzzle.start, engine.moves.shapes());
     let mut ending = engine.run(&start);
     let mut examined = 0;
-    if let (Ending::Stopped(Limit::Memory), Some(kind)) = (&ending, engine.encoding_fallback) {
+    if let Some(kind) = super::run::fallback(&engine, &ending) {
         // `--encoding auto` started with the faster keys on the chance
         // that the space is far below its bound; it is not: count again
         // with the narrower ones (the positions examined add up).

@@ -57,9 +57,11 @@ pub fn default(puzzle: &Puzzle, base: &SearchParams, wants: Wants) -> Result<Pic
             "a heuristic or weight was given, and A* is the search they guide",
         ));
     }
-    let optimal = crate::improve::optimal::choose(puzzle, base)?;
+    let kind = goal_kind(puzzle, base);
+    let free = kind == GoalKind::Free;
+    let optimal = crate::improve::optimal::choose_for(puzzle, base, kind)?;
     let tables = Heuristic::new(crate::heuristics::pdb::SPEC.name);
-    if optimal.params.heuristic == tables || goal_kind(puzzle, base) != GoalKind::Free {
+    if optimal.params.heuristic == tables || !free {
         return Ok(optimal);
     }
     Ok(pick(

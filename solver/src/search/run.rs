@@ -293,10 +293,24 @@ impl<'s> Section<'s, '_> {
     }
 }
 
+/// A section's run that ended with `ending`, in the whole run's statistics
+/// and off what is left of the limits (`limits` as given, the run started
+/// at `started`).
+fn charge(
+    out: &mut SolveOutput,
+    remaining: &mut Limits,
+    (limits, started): (&Limits, std::time::Instant),
+    engine: &Engine,
+    ending: &Ending,
+) {
+    accumulate(&mut out.stats, &engine.stats);
+    spend(remaining, limits, started, (engine.stats.examined, ending));
+}
+
 /// The encoding to run a section again with: the one `--encoding auto`
 /// named for when the faster one it started with runs out of memory, if
 /// the section stopped there.
-fn fallback(engine: &Engine, ending: &Ending) -> Option<crate::params::EncodingKind> {
+pub(super) fn fallback(engine: &Engine, ending: &Ending) -> Option<crate::params::EncodingKind> {
     match ending {
         Ending::Stopped(Limit::Memory) => engine.encoding_fallback,
         _ => None,
@@ -368,13 +382,8 @@ pub fn solve(
             true => Ending::Exhausted,
             false => run_section(&mut engine, goal, &remaining, &locked, &start),
         };
-        accumulate(&mut out.stats, &engine.stats);
-        spend(
-            &mut remaining,
-            limits,
-            started,
-            (engine.stats.examined, &ending),
-        );
+        let clock = (limits, started);
+        charge(&mut out, &mut remaining, clock, &engine, &ending);
         if let Some(kind) = fallback(&engine, &ending) {
             // The faster encoding auto started with ran out of memory: the
             // section again with the narrower one, its positions counted too.
@@ -391,13 +400,7 @@ pub fn solve(
             describe_section(&mut out, puzzle, &engine, &start, k);
             out.encoding_reason = refallen(first, &engine);
             ending = run_section(&mut engine, goal, &remaining, &locked, &start);
-            accumulate(&mut out.stats, &engine.stats);
-            spend(
-                &mut remaining,
-                limits,
-                started,
-                (engine.stats.examined, &ending),
-            );
+            charge(&mut out, &mut remaining, clock, &engine, &ending);
         }
         match ending {
             Ending::Found(path) => {

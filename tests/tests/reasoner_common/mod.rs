@@ -89,9 +89,9 @@ pub fn attempts(report: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// Asserts that a report's solution replays in the solver's independent
-/// verifier (`solver verify PUZZLE FILE`, run from the workspace root).
-pub fn assert_solution_replays(dir: &Scratch, puzzle: &str, report: &Value) {
+/// Writes a report's (non-empty) solution to `solution.txt` in `dir`, one
+/// move a line, for `solver verify`.
+pub fn solution_file(dir: &Scratch, report: &Value) -> PathBuf {
     let moves: Vec<&str> = report["solution"]
         .as_array()
         .expect("the report has a solution")
@@ -101,6 +101,13 @@ pub fn assert_solution_replays(dir: &Scratch, puzzle: &str, report: &Value) {
     assert!(!moves.is_empty());
     let file = dir.path("solution.txt");
     std::fs::write(&file, moves.join("\n") + "\n").unwrap();
+    file
+}
+
+/// Asserts that a report's solution replays in the solver's independent
+/// verifier (`solver verify PUZZLE FILE`, run from the workspace root).
+pub fn assert_solution_replays(dir: &Scratch, puzzle: &str, report: &Value) {
+    let file = solution_file(dir, report);
     let verify = Command::new(end_to_end::solver_bin())
         .args(["verify", puzzle, s(&file)])
         .current_dir(end_to_end::workspace_root())

@@ -343,7 +343,7 @@ fn compact_groups(geometry: &Geometry, order: &[usize], k: usize) -> Vec<Vec<usi
 /// block), and small enough that building the second beside the first
 /// stays within `cap`.
 fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, (memory, cap): (u64, Option<u64>)) -> Plan {
-    let goal = block_pattern(puzzle, geometry, Vec::new()).counted;
+    let goal = goal_instances(puzzle, geometry);
     let near = |i: usize| {
         geometry
             .targets()
@@ -362,27 +362,12 @@ fn auto_blocks(puzzle: &Puzzle, geometry: &Geometry, (memory, cap): (u64, Option
     if Abstraction::size(puzzle, geometry, &whole_goal).is_none_or(|size| size > budget) {
         return goal_subsets(puzzle, geometry, &goal, budget);
     }
-    let first = greedy(puzzle, geometry, &goal, &others, budget);
-    let mut groups = vec![vec![first.clone()]];
-    if first.counted.len() < puzzle.instances() {
-        let mut rest: Vec<usize> = others
-            .iter()
-            .copied()
-            .filter(|i| !first.counted.contains(i))
-            .collect();
-        rest.extend(others.iter().filter(|i| first.counted.contains(i)));
-        let second = greedy(puzzle, geometry, &goal, &rest, budget);
-        if second != first {
-            groups.push(vec![second]);
-        }
-    }
-    Plan { groups }
+    two_tables(puzzle, geometry, &goal, &others, budget)
 }
 
 /// Where even the goal's blocks alone do not fit `budget` (a goal fixing
-/// every block): two tables over goal blocks only, the first taking them
-/// farthest from their targets first, the second the rest first, combined
-/// by maximum.
+/// every block): two tables over goal blocks only, taken farthest from
+/// their targets first.
 fn goal_subsets(puzzle: &Puzzle, geometry: &Geometry, goal: &[usize], budget: u64) -> Plan {
     let target = |i: usize| {
         geometry
@@ -399,17 +384,33 @@ fn goal_subsets(puzzle: &Puzzle, geometry: &Geometry, goal: &[usize], budget: u6
     };
     let mut order = goal.to_vec();
     order.sort_by_key(|&i| (std::cmp::Reverse(target(i)), i));
-    let first = greedy(puzzle, geometry, &[], &order, budget);
-    let mut rest: Vec<usize> = order
-        .iter()
-        .copied()
-        .filter(|i| !first.counted.contains(i))
-        .collect();
-    rest.extend(order.iter().filter(|i| first.counted.contains(i)));
-    let second = greedy(puzzle, geometry, &[], &rest, budget);
+    two_tables(puzzle, geometry, &[], &order, budget)
+}
+
+/// The automatic plan's two tables, combined by maximum: [`greedy`] over
+/// `base` plus `order`, then, unless the first keeps every block (exact
+/// alone), over `base` plus the candidates it left out first and the rest
+/// after them; the second only where it differs from the first.
+fn two_tables(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    base: &[usize],
+    order: &[usize],
+    budget: u64,
+) -> Plan {
+    let first = greedy(puzzle, geometry, base, order, budget);
     let mut groups = vec![vec![first.clone()]];
-    if second != first {
-        groups.push(vec![second]);
+    if first.counted.len() < puzzle.instances() {
+        let mut rest: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|i| !first.counted.contains(i))
+            .collect();
+        rest.extend(order.iter().filter(|i| first.counted.contains(i)));
+        let second = greedy(puzzle, geometry, base, &rest, budget);
+        if second != first {
+            groups.push(vec![second]);
+        }
     }
     Plan { groups }
 }
