@@ -411,3 +411,46 @@ fn every_heuristic_declared_admissible_is_so_in_both_metrics() {
         }
     }
 }
+
+/// On the 24-puzzle the automatic tables are four compact groups of six
+/// (Korf and Felner's 6-6-6-6 up to the diagonal: three 2x3 blocks and the
+/// blank's corner, 27 neighbouring goal pairs inside groups, the most
+/// four groups of six can hold), where the bands alone cut two of them
+/// in pieces.
+#[test]
+fn the_twenty_four_puzzle_gets_four_compact_groups_of_six() {
+    let line = "95 14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
+    let p = formats::tiles::parse(line, "korf24", &ImportOptions::default())
+        .expect("Korf and Taylor's instance 2")
+        .remove(0);
+    let geometry = Geometry::new(&p, p.goals.first());
+    let plan = super::patterns::plan(&p, &geometry, None, (512 << 20, None)).expect("a plan");
+    let goal = |i: usize| {
+        let (_, anchors) = geometry
+            .targets()
+            .iter()
+            .find(|(r, _)| r.start == i)
+            .unwrap();
+        (
+            geometry.row(anchors[0] as usize),
+            geometry.col(anchors[0] as usize),
+        )
+    };
+    let groups = &plan.groups[0];
+    assert_eq!(
+        groups.iter().map(|g| g.counted.len()).collect::<Vec<_>>(),
+        [6; 4]
+    );
+    let inside: usize = groups
+        .iter()
+        .map(|g| {
+            let cells: Vec<(i32, i32)> = g.counted.iter().map(|&i| goal(i)).collect();
+            let pairs = cells.iter().flat_map(|a| cells.iter().map(move |b| (a, b)));
+            pairs
+                .filter(|(a, b)| (a.0 - b.0).abs() + (a.1 - b.1).abs() == 1)
+                .count()
+                / 2
+        })
+        .sum();
+    assert_eq!(inside, 27, "{groups:?}");
+}
