@@ -11,6 +11,7 @@
 //! path within it has been tried.
 
 use super::{Ending, Engine, Limit};
+use crate::heuristics::pdb::{self, Databases};
 use crate::heuristics::{self, Heuristic};
 use crate::moves::{Move, Skip, State};
 use crate::params::{Algorithm, Metric};
@@ -66,8 +67,24 @@ enum Step {
 
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     // DFID is IDA* whose bound is on g alone: no heuristic is built at all.
-    let heuristic = (e.params.algorithm != Algorithm::Dfid)
-        .then(|| heuristics::build(&e.params, e.puzzle, &e.geometry, e.table_memory(1)));
+    // A tile puzzle's tables go to the tile kernel instead (`tiles.rs`).
+    let heuristic = if e.params.algorithm == Algorithm::Dfid {
+        None
+    } else if super::tiles::applies(e) {
+        match pdb::load(e.puzzle, &e.geometry, &e.params, e.table_memory(1)) {
+            Databases::Tiles(db) if !db.tables().is_empty() => {
+                return super::tiles::search(e, start, &db)
+            }
+            other => Some(other.into_heuristic()),
+        }
+    } else {
+        Some(heuristics::build(
+            &e.params,
+            e.puzzle,
+            &e.geometry,
+            e.table_memory(1),
+        ))
+    };
     let tables = heuristic.as_ref().map_or(0, |h| h.memory_bytes());
     e.stats.peak_memory = e.stats.peak_memory.max(tables);
     let mut walk = Walk {

@@ -22,6 +22,7 @@ pub mod run;
 pub mod spill;
 #[cfg(test)]
 pub(crate) mod test_boxes;
+mod tiles;
 
 use std::time::Instant;
 

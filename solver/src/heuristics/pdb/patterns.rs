@@ -338,9 +338,12 @@ fn compact_groups(geometry: &Geometry, order: &[usize], k: usize) -> Vec<Vec<usi
     if !first.is_empty() {
         groups.insert(0, first.to_vec());
     }
-    let cell = |i: usize| (geometry.row(goal(i)), geometry.col(goal(i)));
+    let mut cell = vec![(0, 0); order.iter().max().map_or(0, |&m| m + 1)];
+    for &i in order {
+        cell[i] = (geometry.row(goal(i)), geometry.col(goal(i)));
+    }
     tighten(&mut groups, |a, b| {
-        let ((ra, ca), (rb, cb)) = (cell(a), cell(b));
+        let ((ra, ca), (rb, cb)) = (cell[a], cell[b]);
         (ra - rb).abs() + (ca - cb).abs() == 1
     });
     groups

@@ -128,6 +128,32 @@ impl TileDatabases {
         &self.tables
     }
 
+    /// The board the tables were built on.
+    pub fn board(&self) -> &TileBoard {
+        &self.board
+    }
+
+    /// Every lookup, the plain ones first: its table's index and values,
+    /// the instances it ranks (in the table's order) and the map their
+    /// cells go through (the identity, or the reflection). The tile IDA*
+    /// ([`crate::search`]'s kernel for these puzzles) evaluates them itself.
+    pub fn lookups(&self) -> impl Iterator<Item = (&PatternIndex, &Values, &[u16], &[u8])> {
+        self.lookups.iter().map(|l| {
+            let table = &self.tables[l.table];
+            (
+                &self.indexes[l.table],
+                &table.values,
+                &l.sources[..],
+                &l.map[..],
+            )
+        })
+    }
+
+    /// How many of [`TileDatabases::lookups`] are plain (the rest reflected).
+    pub fn plain_lookups(&self) -> usize {
+        self.plain
+    }
+
     /// True when every table is read a second time through the reflection.
     pub fn reflected(&self) -> bool {
         self.lookups.len() > self.plain

@@ -45,10 +45,11 @@ pub fn tables(
     // Tables the last call read stay in memory while the cache is on (a
     // collection on one board, Korf's 100, reads its 288 MB once, not per
     // puzzle); those this call does not need are dropped before any build.
-    let recent = match cache_dir {
-        Some(_) => std::mem::take(&mut *RECENT.lock().unwrap_or_else(|e| e.into_inner())),
-        None => Vec::new(),
-    };
+    // Held to the end: the puzzles of a collection run side by side under
+    // --jobs, and the second would otherwise find the first's tables not
+    // there yet and read (or build) its own, twice the memory.
+    let mut held = cache_dir.map(|_| RECENT.lock().unwrap_or_else(|e| e.into_inner()));
+    let recent = held.as_deref_mut().map(std::mem::take).unwrap_or_default();
     let mut slots: Vec<Option<TileTable>> = patterns
         .iter()
         .zip(&keys)
@@ -87,10 +88,10 @@ pub fn tables(
         }
     }
     bar.finish_and_clear();
-    if cache_dir.is_some() {
+    if let Some(recent) = held.as_deref_mut() {
         let kept = keys.into_iter().zip(&slots);
         let kept = kept.filter_map(|(key, t)| Some((key, t.as_ref()?.values.clone())));
-        *RECENT.lock().unwrap_or_else(|e| e.into_inner()) = kept.collect();
+        *recent = kept.collect();
     }
     slots.into_iter().flatten().collect()
 }
