@@ -6,11 +6,13 @@
    the whole collection, first with an empty cache (the first instance builds
    the tables on --threads 2), then again with the tables cached; and the
    first `--mlc N` with Manhattan plus linear conflict, for the node ratio.
-2. Block puzzles (pdb_blocks.py): the GNOME Klotski levels, positions
+2. Korf and Taylor's ten 24-puzzle instances (pdb24.py): IDA* on the tile
+   kernel with the automatic 6-6-6-6 tables, each within --budget seconds.
+3. Block puzzles (pdb_blocks.py): the GNOME Klotski levels, positions
    examined by BFS, A* h0 and A* pdb, under both metrics.
 
 Run after `cargo build --release --bins`:
-    nice -n 19 python3 experiments/pdb.py [--part all|korf|blocks] [--korf N] [--mlc N]
+    nice -n 19 python3 experiments/pdb.py [--part all|korf|korf24|blocks] [--korf N] [--mlc N]
 `--part korf` or `--part blocks` reruns one part and rewrites only its section
 of pdb.md (each section sits between marker comments), keeping the other.
 Times are wall-clock on whatever else the machine is doing (the load and the
@@ -29,6 +31,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import ROOT, SOLVER, run_json  # noqa: E402
 import pdb_blocks  # noqa: E402
+import pdb24  # noqa: E402
 
 KORF100 = os.path.join(ROOT, "experiments", "data", "korf100.txt")
 KORF10 = os.path.join(ROOT, "..", "shared", "dev-puzzles", "korf_first10.txt")
@@ -134,8 +137,8 @@ def korf_section(korf):
 HEADER = ["# Pattern databases (issue 13)", "",
           "Produced by `nice -n 19 python3 experiments/pdb.py` (release build; the machine is",
           "shared with other jobs, so the times are indicative only; the load averages and",
-          "CPU seconds are given beside them). `--part korf` and `--part blocks` rerun one",
-          "section.", ""]
+          "CPU seconds are given beside them). `--part korf`, `--part korf24` and `--part blocks`",
+          "rerun one section.", ""]
 
 
 def write(out, sections):
@@ -143,7 +146,7 @@ def write(out, sections):
     left out keeps the text it has in the page now."""
     old = open(out).read() if os.path.exists(out) else ""
     md = list(HEADER)
-    for name in ["korf", "blocks"]:
+    for name in ["korf", "korf24", "blocks"]:
         begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
         if name in sections:
             body = "\n".join(sections[name])
@@ -187,13 +190,14 @@ def closing_note(korf):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--part", choices=["all", "korf", "blocks"], default="all")
+    ap.add_argument("--part", choices=["all", "korf", "korf24", "blocks"], default="all")
     ap.add_argument("--korf", type=int, default=100, help="how many of Korf's 100")
     ap.add_argument("--mlc", type=int, default=10,
                     help="how many of the first ten to solve with Manhattan + linear conflict")
     ap.add_argument("--redraw", action="store_true",
                     help="rewrite pdb.md from the saved runs in results/, running nothing")
     pdb_blocks.add_arguments(ap)
+    pdb24.add_arguments(ap)
     a = ap.parse_args()
     out = os.path.join(ROOT, "experiments", "pdb.md")
     saved_korf = os.path.join(ROOT, "experiments", "results", "pdb.json")
@@ -207,6 +211,8 @@ def main():
             with open(saved_korf, "w") as f:
                 json.dump(saved, f)
         sections["korf"] = korf_section(saved["korf"])
+    if a.part in ("all", "korf24"):
+        sections["korf24"] = pdb24.section(a, redraw=a.redraw)
     if a.part in ("all", "blocks"):
         sections["blocks"] = pdb_blocks.section(a, redraw=a.redraw)
     write(out, sections)
