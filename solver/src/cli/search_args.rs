@@ -58,7 +58,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub keep_visited: bool,
     /// Worker threads: BFS expands and stores on them, A* computes its
-    /// heuristic estimates on them, pattern databases are built on them.
+    /// heuristic estimates on them, IDA* on a tile puzzle's tables splits
+    /// each bound's tree among them, pattern databases are built on them.
     #[arg(long, default_value_t = SearchParams::default().threads, allow_hyphen_values = true, value_parser = whole::<usize>("solve", "threads"))]
     pub threads: usize,
     /// BFS: when memory runs out (--max-memory, or the machine's available memory), go on with the layers on disk in DIR.
