@@ -33,15 +33,13 @@ use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
 use super::{Ending, Engine, Limit};
-use crate::heuristics::pdb::tiles::additive::TileDatabases;
-use crate::heuristics::pdb::tiles::index::{PatternIndex, MAX_TILES};
+use crate::heuristics::pdb::tiles::additive::{TileDatabases, NONE};
+use crate::heuristics::pdb::tiles::index::{bits, PatternIndex, MAX_TILES};
 use crate::heuristics::pdb::tiles::values::Values;
 use crate::moves::{Move, State};
 
 /// Marks the blank in [`Board::at`], and "no cell".
 const BLANK: u8 = u8::MAX;
-/// Marks "no lookup" in [`Tables::by_tile`].
-const NONE: u16 = u16::MAX;
 /// Positions a thread examines between looks at the shared counters.
 const QUOTA: u64 = 4096;
 /// Subtrees per thread a bound's tree is cut into, at least.
@@ -60,9 +58,9 @@ struct Lookup<'a> {
 struct Tables<'a> {
     lookups: Vec<Lookup<'a>>,
     /// Per tile: the lookups that read its cell (up to two).
-    by_tile: Vec<[u16; 2]>,
+    by_tile: &'a [[u16; 2]],
     /// Manhattan distance of tile t at cell c: `md[t * cells + c]`.
-    md: Vec<u8>,
+    md: &'a [u8],
     cells: usize,
     /// Per cell: its open neighbours.
     neighbors: Vec<Vec<u8>>,
@@ -131,7 +129,7 @@ struct Frame {
 impl<'a> Tables<'a> {
     fn new(db: &'a TileDatabases, instances: usize) -> Tables<'a> {
         let board = db.board();
-        let cells = (board.width * board.height) as usize;
+        let (md, cells) = db.distances();
         let plain = db.plain_lookups();
         let lookups: Vec<Lookup> = db
             .lookups()
@@ -144,38 +142,23 @@ impl<'a> Tables<'a> {
                 plain: id < plain,
             })
             .collect();
-        let mut by_tile = vec![[NONE; 2]; instances];
         let (mut in_plain, mut in_reflected) = (vec![false; instances], vec![false; instances]);
-        for (id, l) in lookups.iter().enumerate() {
+        for l in &lookups {
+            let counted = if l.plain {
+                &mut in_plain
+            } else {
+                &mut in_reflected
+            };
             for &s in l.sources {
-                let slot = usize::from(by_tile[s as usize][0] != NONE);
-                by_tile[s as usize][slot] = id as u16;
-                let counted = if l.plain {
-                    &mut in_plain
-                } else {
-                    &mut in_reflected
-                };
                 counted[s as usize] = true;
             }
         }
-        let md = (0..instances)
-            .flat_map(|t| (0..cells as u32).map(move |c| (t, c)))
-            .map(|(t, c)| board.manhattan(c, board.goal[t]) as u8)
-            .collect();
         let neighbors = (0..cells as u32)
-            .map(|c| {
-                let mut around = board.neighbors(1 << c);
-                let mut out = Vec::new();
-                while around != 0 {
-                    out.push(around.trailing_zeros() as u8);
-                    around &= around - 1;
-                }
-                out
-            })
+            .map(|c| bits(board.neighbors(1 << c)).map(|n| n as u8).collect())
             .collect();
         Tables {
             lookups,
-            by_tile,
+            by_tile: db.by_instance(),
             md,
             cells,
             neighbors,
@@ -421,14 +404,7 @@ impl<'t, 'a> Walker<'t, 'a> {
     /// Adds this walker's counts to `shared` and takes a new quota;
     /// `false` when the search must stop.
     fn flush(&mut self, shared: &Shared) -> bool {
-        shared.examined.fetch_add(self.examined, Ordering::Relaxed);
-        shared
-            .generated
-            .fetch_add(self.generated, Ordering::Relaxed);
-        shared
-            .best_md
-            .fetch_min(u64::from(self.best_md), Ordering::Relaxed);
-        (self.examined, self.generated) = (0, 0);
+        self.hand_over(shared);
         if shared.stop.load(Ordering::Relaxed) {
             return false;
         }
@@ -499,8 +475,10 @@ impl<'t, 'a> Walker<'t, 'a> {
         sums
     }
 
-    /// Counts the root as examined; `false` when `--max-positions` is spent.
-    fn examine_root(&mut self, shared: &Shared, md: u32) -> bool {
+    /// Counts a position (Manhattan distance `md`) as examined; `false`
+    /// when the search must stop (`--max-positions` spent, or told to).
+    #[inline(always)]
+    fn examine(&mut self, shared: &Shared, md: u32) -> bool {
         if self.quota == 0 && !self.flush(shared) {
             return false;
         }
@@ -512,6 +490,19 @@ impl<'t, 'a> Walker<'t, 'a> {
 
     /// Hands this walker's counts, next bound and unused quota back.
     fn finish(&mut self, shared: &Shared) {
+        self.hand_over(shared);
+        shared
+            .next_bound
+            .fetch_min(self.next_bound, Ordering::Relaxed);
+        if shared.remaining.load(Ordering::Relaxed) != u64::MAX {
+            shared.remaining.fetch_add(self.quota, Ordering::Relaxed);
+        }
+        self.quota = 0;
+    }
+
+    /// Adds the positions examined and generated since the last hand-over,
+    /// and the best Manhattan distance, to `shared`.
+    fn hand_over(&mut self, shared: &Shared) {
         shared.examined.fetch_add(self.examined, Ordering::Relaxed);
         shared
             .generated
@@ -519,13 +510,7 @@ impl<'t, 'a> Walker<'t, 'a> {
         shared
             .best_md
             .fetch_min(u64::from(self.best_md), Ordering::Relaxed);
-        shared
-            .next_bound
-            .fetch_min(self.next_bound, Ordering::Relaxed);
-        if shared.remaining.load(Ordering::Relaxed) != u64::MAX {
-            shared.remaining.fetch_add(self.quota, Ordering::Relaxed);
-        }
-        (self.examined, self.generated, self.quota) = (0, 0, 0);
+        (self.examined, self.generated) = (0, 0);
     }
 
     /// Enters the child `kid` of the node at depth `d`: the position,
@@ -601,12 +586,9 @@ impl<'t, 'a> Walker<'t, 'a> {
                 d -= 1;
                 continue;
             }
-            if self.quota == 0 && !self.flush(shared) {
+            if !self.examine(shared, kid.sums.md) {
                 return Outcome::Stop;
             }
-            self.quota -= 1;
-            self.examined += 1;
-            self.best_md = self.best_md.min(kid.sums.md);
             self.expand(d, came_from, g + 1, limit);
         }
     }
@@ -811,7 +793,7 @@ fn cut_tree(
         let mut w = Walker::new(tables, root.clone(), max_length);
         w.cut = cut;
         let sums = w.root(BLANK);
-        let outcome = match w.examine_root(&shared, sums.md) {
+        let outcome = match w.examine(&shared, sums.md) {
             true => w.search(0, bound, &shared),
             false => Outcome::Stop,
         };
@@ -874,7 +856,7 @@ fn take_subtrees(
             shared.halt(None);
             return;
         }
-        if !w.examine_root(shared, sums.md) {
+        if !w.examine(shared, sums.md) {
             return;
         }
         match w.search(u64::from(cut), bound, shared) {

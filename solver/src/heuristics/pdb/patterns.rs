@@ -377,6 +377,7 @@ fn tighten(groups: &mut Vec<Vec<usize>>, adjacent: impl Fn(usize, usize) -> bool
     let mut tiles: Vec<usize> = groups.concat();
     let mut best = groups.clone();
     climb(&mut best, &adjacent);
+    let mut best_score = score(&best);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
     for _ in 0..TIGHTEN_RESTARTS {
         tiles.shuffle(&mut rng);
@@ -390,8 +391,9 @@ fn tighten(groups: &mut Vec<Vec<usize>>, adjacent: impl Fn(usize, usize) -> bool
             })
             .collect();
         climb(&mut trial, &adjacent);
-        if score(&trial) > score(&best) {
-            best = trial;
+        let trial_score = score(&trial);
+        if trial_score > best_score {
+            (best, best_score) = (trial, trial_score);
         }
     }
     for g in &mut best {

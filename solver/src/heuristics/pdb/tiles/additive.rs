@@ -46,7 +46,7 @@ impl TileTable {
 }
 
 /// Marks "no lookup" in [`TileDatabases::by_instance`].
-const NONE: u16 = u16::MAX;
+pub const NONE: u16 = u16::MAX;
 
 /// The heuristic over built or loaded tile tables.
 pub struct TileDatabases {
@@ -152,6 +152,18 @@ impl TileDatabases {
     /// How many of [`TileDatabases::lookups`] are plain (the rest reflected).
     pub fn plain_lookups(&self) -> usize {
         self.plain
+    }
+
+    /// Per instance: the ids of the lookups that read its cell (up to
+    /// two, plain first; [`NONE`] for none).
+    pub fn by_instance(&self) -> &[[u16; 2]] {
+        &self.by_instance
+    }
+
+    /// Manhattan distance of instance i at cell c, `md[i * cells + c]`,
+    /// and `cells`.
+    pub fn distances(&self) -> (&[u8], usize) {
+        (&self.md, self.cells)
     }
 
     /// True when every table is read a second time through the reflection.
