@@ -115,7 +115,7 @@ def section(a, redraw=False):
           f"{','.join(str(r['n']) for r in rows)}`. Each instance one `solver solve` process: "
           f"`--from tiles --width 5 --algorithm ida "
           f"--heuristic pdb --threads 2 --time-limit BUDGET` (the automatic tables "
-          f"and the kernel of `solver/src/search/tiles.rs`). The tables were built once, from "
+          f"and the kernel of `solver/src/search/tiles/`). The tables were built once, from "
           f"nothing, in **{build['wall']:.1f} s** wall ({build['cpu']:.1f} CPU s):", "",
           "```", build["tables"], "```", "",
           "| # | optimum | start estimate | budget s | answer | bound reached | positions | s | "

@@ -71,9 +71,10 @@ pub fn search(e: &mut Engine, start: &State) -> Ending {
     let heuristic = if e.params.algorithm == Algorithm::Dfid {
         None
     } else if super::tiles::applies(e) {
+        let cycles = super::tiles::cycles(e, start);
         match pdb::load(e.puzzle, &e.geometry, &e.params, e.table_memory(1)) {
             Databases::Tiles(db) if !db.tables().is_empty() => {
-                return super::tiles::search(e, start, &db)
+                return super::tiles::search(e, start, &db, cycles)
             }
             other => Some(other.into_heuristic()),
         }

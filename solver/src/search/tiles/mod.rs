@@ -12,7 +12,9 @@
 //! evaluated together before the first is entered, so that their table
 //! reads (two random reads of 64 MB tables each, the cost of a node) are in
 //! flight at once; they are tried smallest estimate first, and a child
-//! beyond the bound is never entered.
+//! beyond the bound is never entered, nor one whose last moves end a move
+//! string that an earlier string plays to the same position ([`cycles`]:
+//! an automaton's state per depth, a step per move).
 //!
 //! Threads: each bound's tree is cut at the shallowest depth with enough
 //! subtrees for every thread to take many ([`SUBTREES_PER_THREAD`]); the
@@ -32,11 +34,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::Duration;
 
+mod cycles;
+
 use super::{Ending, Engine, Limit};
 use crate::heuristics::pdb::tiles::additive::{TileDatabases, NONE};
 use crate::heuristics::pdb::tiles::index::{bits, PatternIndex, MAX_TILES};
 use crate::heuristics::pdb::tiles::values::Values;
 use crate::moves::{Move, State};
+use cycles::{Automaton, DEAD};
 
 /// Marks the blank in [`Board::at`], and "no cell".
 const BLANK: u8 = u8::MAX;
@@ -62,8 +67,11 @@ struct Tables<'a> {
     /// Manhattan distance of tile t at cell c: `md[t * cells + c]`.
     md: &'a [u8],
     cells: usize,
-    /// Per cell: its open neighbours.
-    neighbors: Vec<Vec<u8>>,
+    /// Per cell: its open neighbours, each with the direction the blank
+    /// steps in to it (an index of [`cycles::STEPS`]).
+    neighbors: Vec<Vec<(u8, u8)>>,
+    /// The move strings never tried ([`cycles`]).
+    cycles: &'static Automaton,
     /// Per tile: whether its distance counts in the plain and in the reflected sum.
     in_plain: Vec<bool>,
     in_reflected: Vec<bool>,
@@ -114,6 +122,8 @@ struct Kid {
     /// The estimate: the larger sum, or one sum alone when that already
     /// puts the child beyond the bound (the other lookup is not read).
     h: u32,
+    /// The state of the forbidden strings' automaton after the move.
+    state: u32,
 }
 
 /// A node on the path: its children, the next to try, and the cell the
@@ -127,7 +137,7 @@ struct Frame {
 }
 
 impl<'a> Tables<'a> {
-    fn new(db: &'a TileDatabases, instances: usize) -> Tables<'a> {
+    fn new(db: &'a TileDatabases, instances: usize, cycles: &'static Automaton) -> Tables<'a> {
         let board = db.board();
         let (md, cells) = db.distances();
         let plain = db.plain_lookups();
@@ -153,8 +163,21 @@ impl<'a> Tables<'a> {
                 counted[s as usize] = true;
             }
         }
+        let width = board.width as i32;
         let neighbors = (0..cells as u32)
-            .map(|c| bits(board.neighbors(1 << c)).map(|n| n as u8).collect())
+            .map(|c| {
+                let dir = |n: u32| {
+                    let delta = n as i32 - c as i32;
+                    let step = match delta {
+                        1 | -1 => (0, delta),
+                        _ => (delta / width, 0),
+                    };
+                    cycles::STEPS.iter().position(|&s| s == step)
+                };
+                bits(board.neighbors(1 << c))
+                    .map(|n| (n as u8, dir(n).expect("a neighbour is one step away") as u8))
+                    .collect()
+            })
             .collect();
         Tables {
             lookups,
@@ -162,6 +185,7 @@ impl<'a> Tables<'a> {
             md,
             cells,
             neighbors,
+            cycles,
             in_plain,
             in_reflected,
         }
@@ -236,6 +260,7 @@ impl<'a> Tables<'a> {
                 values: [0; 2],
                 sums: s,
                 h: s.h(),
+                state: 0,
             },
             tile: t,
             index: match first {
@@ -376,8 +401,10 @@ struct Walker<'t, 'a> {
     /// (`u32::MAX`: none); the cut ones are written to `leaves`.
     cut: u32,
     leaves: Vec<u8>,
-    /// Where the blank came from into the root.
+    /// Where the blank came from into the root, and the automaton's state
+    /// there.
     root_came_from: u8,
+    root_state: u32,
 }
 
 impl<'t, 'a> Walker<'t, 'a> {
@@ -398,6 +425,7 @@ impl<'t, 'a> Walker<'t, 'a> {
             cut: u32::MAX,
             leaves: Vec::new(),
             root_came_from: BLANK,
+            root_state: 0,
         }
     }
 
@@ -415,15 +443,16 @@ impl<'t, 'a> Walker<'t, 'a> {
         self.quota > 0
     }
 
-    /// Lists the children of the node on top of the path (depth `d`),
-    /// smallest estimate first; `limit` is the most their path length
+    /// Lists the children of the node on top of the path (depth `d`,
+    /// entered from `came_from` in the automaton's `state`) but those that
+    /// end a forbidden string, smallest estimate first; `limit` is the most their path length
     /// `g` plus estimate may be (the bound, or `--max-length` if lower).
     /// Every child's first lookup is read, then the second of those the
     /// first leaves within the limit: the reads are cache misses (64 MB
     /// tables), independent ones overlap, and a child the first already
     /// puts beyond the bound (most of those cut) needs no second.
     #[inline(always)]
-    fn expand(&mut self, d: usize, came_from: u8, g: u64, limit: u64) {
+    fn expand(&mut self, d: usize, (came_from, state): (u8, u32), g: u64, limit: u64) {
         let stride = self.tables.lookups.len();
         let (sums, values) = (self.sums[d], &self.values[d * stride..(d + 1) * stride]);
         let mut frame = Frame {
@@ -432,9 +461,12 @@ impl<'t, 'a> Walker<'t, 'a> {
         };
         let mut pending = [Pending::default(); 4];
         let n = &mut frame.n;
-        for &c in &self.tables.neighbors[self.board.blank as usize] {
-            if c != came_from {
-                pending[*n as usize] = self.tables.pending(&self.board, sums, c);
+        for &(c, dir) in &self.tables.neighbors[self.board.blank as usize] {
+            let next = self.tables.cycles.step(state, dir);
+            if c != came_from && next != DEAD {
+                let p = &mut pending[*n as usize];
+                *p = self.tables.pending(&self.board, sums, c);
+                p.kid.state = next;
                 *n += 1;
             }
         }
@@ -462,8 +494,9 @@ impl<'t, 'a> Walker<'t, 'a> {
     }
 
     /// Makes the current position the root (depth 0), reached by a move
-    /// of the blank from `came_from` ([`BLANK`]: none).
-    fn root(&mut self, came_from: u8) -> Sums {
+    /// of the blank from `came_from` ([`BLANK`]: none) with the automaton
+    /// in `state`.
+    fn root(&mut self, (came_from, state): (u8, u32)) -> Sums {
         let stride = self.tables.lookups.len();
         self.values.resize(stride.max(1), 0);
         let sums = self
@@ -471,7 +504,7 @@ impl<'t, 'a> Walker<'t, 'a> {
             .evaluate(&self.board, &mut self.values[..stride]);
         self.sums.clear();
         self.sums.push(sums);
-        self.root_came_from = came_from;
+        (self.root_came_from, self.root_state) = (came_from, state);
         sums
     }
 
@@ -550,7 +583,7 @@ impl<'t, 'a> Walker<'t, 'a> {
     /// child tried, so it is written out in one piece.
     fn search(&mut self, g0: u64, bound: u64, shared: &Shared) -> Outcome {
         let limit = bound.min(self.max_length);
-        self.expand(0, self.root_came_from, g0 + 1, limit);
+        self.expand(0, (self.root_came_from, self.root_state), g0 + 1, limit);
         let mut d = 0usize;
         loop {
             let frame = &mut self.frames[d];
@@ -589,7 +622,7 @@ impl<'t, 'a> Walker<'t, 'a> {
             if !self.examine(shared, kid.sums.md) {
                 return Outcome::Stop;
             }
-            self.expand(d, came_from, g + 1, limit);
+            self.expand(d, (came_from, kid.state), g + 1, limit);
         }
     }
 }
@@ -630,9 +663,32 @@ enum Bound {
     Stop(Limit),
 }
 
-/// IDA* from `start` over the tile tables `db` (see the module's comment).
-pub fn search(e: &mut Engine, start: &State, db: &TileDatabases) -> Ending {
-    let tables = Tables::new(db, e.puzzle.instances());
+/// The automaton of the move strings the search of `start` never tries
+/// ([`cycles`]), built before the tables are read so that the two never
+/// take memory at once: strings up to 14 moves where the start is far
+/// from the goal (Manhattan distance 50 or more: searches of minutes, for
+/// which the 24-puzzle's 1 s and 300 MB of finding them pay many times
+/// over), up to 12 otherwise (0.1 s).
+pub fn cycles(e: &Engine, start: &State) -> &'static Automaton {
+    let board = crate::heuristics::pdb::tiles::TileBoard::new(e.puzzle, &e.geometry)
+        .expect("the kernel applies");
+    let w = board.width;
+    let md: u32 = (start.anchors.iter().zip(&board.goal))
+        .map(|(&a, &g)| (a as u32 / w).abs_diff(g / w) + (a as u32 % w).abs_diff(g % w))
+        .sum();
+    let depth = if md >= 50 { 14 } else { 12 };
+    Automaton::shared((board.width, board.height), depth)
+}
+
+/// IDA* from `start` over the tile tables `db` with the forbidden strings
+/// of `cycles` (see the module's comment).
+pub fn search(
+    e: &mut Engine,
+    start: &State,
+    db: &TileDatabases,
+    cycles: &'static Automaton,
+) -> Ending {
+    let tables = Tables::new(db, e.puzzle.instances(), cycles);
     let root = Board {
         pos: start.anchors.iter().map(|&a| a as u8).collect(),
         at: (0..tables.cells)
@@ -646,11 +702,11 @@ pub fn search(e: &mut Engine, start: &State, db: &TileDatabases) -> Ending {
             (db.board().open & !occupied).trailing_zeros() as u8
         },
     };
-    let memory = crate::heuristics::Heuristic::memory_bytes(db);
+    let memory = crate::heuristics::Heuristic::memory_bytes(db) + cycles.bytes();
     e.stats.peak_memory = e.stats.peak_memory.max(memory);
     let max_length = e.limits.max_length.unwrap_or(u64::MAX);
     let mut probe = Walker::new(&tables, root.clone(), max_length);
-    let sums = probe.root(BLANK);
+    let sums = probe.root((BLANK, 0));
     if sums.md == 0 {
         return Ending::Found(vec![start.clone()]);
     }
@@ -792,7 +848,7 @@ fn cut_tree(
         let shared = Shared::new(positions_left(e));
         let mut w = Walker::new(tables, root.clone(), max_length);
         w.cut = cut;
-        let sums = w.root(BLANK);
+        let sums = w.root((BLANK, 0));
         let outcome = match w.examine(&shared, sums.md) {
             true => w.search(0, bound, &shared),
             false => Outcome::Stop,
@@ -841,14 +897,19 @@ fn take_subtrees(
         }
         let path = &leaves[i * cut as usize..(i + 1) * cut as usize];
         w.board.clone_from(&root);
-        let mut came_from = BLANK;
+        let (mut came_from, mut state) = (BLANK, 0);
         for &c in path {
             came_from = w.board.blank;
+            let &(_, dir) = w.tables.neighbors[came_from as usize]
+                .iter()
+                .find(|(n, _)| *n == c)
+                .expect("a subtree's path steps to neighbours");
+            state = w.tables.cycles.step(state, dir);
             w.board.slide(c);
         }
         w.path.clear();
         w.path.extend_from_slice(path);
-        let sums = w.root(came_from);
+        let sums = w.root((came_from, state));
         if sums.md == 0 {
             // Only the one tree from the root can start at a goal (the cut
             // stops at goals above it); the caller answered that one already.
