@@ -668,7 +668,7 @@ enum Bound {
 /// take memory at once: strings up to 14 moves where the start is far
 /// from the goal (Manhattan distance 50 or more: searches of minutes, for
 /// which the 24-puzzle's 1 s and 300 MB of finding them pay many times
-/// over), up to 12 otherwise (0.1 s).
+/// over), up to 12 otherwise (0.1 s), fewer under a tight --max-memory.
 pub fn cycles(e: &Engine, start: &State) -> &'static Automaton {
     let board = crate::heuristics::pdb::tiles::TileBoard::new(e.puzzle, &e.geometry)
         .expect("the kernel applies");
@@ -676,7 +676,15 @@ pub fn cycles(e: &Engine, start: &State) -> &'static Automaton {
     let md: u32 = (start.anchors.iter().zip(&board.goal))
         .map(|(&a, &g)| (a as u32 / w).abs_diff(g / w) + (a as u32 % w).abs_diff(g % w))
         .sum();
-    let depth = if md >= 50 { 14 } else { 12 };
+    // Finding the strings takes memory --max-memory does not see (about
+    // 300 MB for 14 moves on 5x5, 40 MB for 12, under 1 MB for 8): a tight
+    // limit gets shorter strings.
+    let budget = e.limits.max_memory.unwrap_or(u64::MAX);
+    let depth = match (md >= 50, budget) {
+        (true, b) if b >= 1 << 30 => 14,
+        (_, b) if b >= 256 << 20 => 12,
+        _ => 8,
+    };
     Automaton::shared((board.width, board.height), depth)
 }
 
