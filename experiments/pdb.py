@@ -143,7 +143,9 @@ HEADER = ["# Pattern databases (issue 13)", "",
 
 def write(out, sections):
     """Writes the page; `sections` maps a part's name to its lines, and a part
-    left out keeps the text it has in the page now."""
+    left out keeps the text it has in the page now. Notes written by hand
+    after a part's end marker (earlier runs, runs outside this script) stay
+    where they are."""
     old = open(out).read() if os.path.exists(out) else ""
     md = list(HEADER)
     for name in ["korf", "korf24", "blocks"]:
@@ -155,6 +157,9 @@ def write(out, sections):
         else:
             body = f"(not run yet: `python3 experiments/pdb.py --part {name}`)"
         md += [begin, body, end, ""]
+        if end in old:
+            notes = old.split(end, 1)[1].split("<!-- ", 1)[0].strip("\n")
+            md += [notes, ""] if notes else []
     with open(out, "w") as f:
         f.write("\n".join(md))
 
