@@ -538,7 +538,10 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
         "puzzles/rushhour/rush_30.txt",
     ] {
         let mut seen = Vec::new();
-        for encoding in ["rank", "packed", "sets", "auto"] {
+        // Rush Hour's rank has 2^41 ranks: no dense array for it.
+        let dense = !puzzle.contains("rush");
+        let encodings = ["rank", "packed", "sets", "auto", "dense"];
+        for encoding in encodings.into_iter().filter(|&e| dense || e != "dense") {
             let (_, c) = one(&["count", puzzle, "--encoding", encoding, "--json", "--quiet"]);
             let (_, s) = one(&["solve", puzzle, "--encoding", encoding, "--json", "--quiet"]);
             seen.push((c["positions"].clone(), s["steps"].clone()));

@@ -77,6 +77,10 @@ pub struct Budget {
     /// When the search may spill (a BFS with `--spill DIR`): the bytes
     /// free on DIR's disk.
     pub spill_free: Option<u64>,
+    /// The search can keep a dense array instead of a table
+    /// (`search/bfs/dense.rs`: a BFS or count that walks back through
+    /// depths mod 3 and hands no visited set on).
+    pub dense: bool,
 }
 
 /// An encoding and why it was chosen.
@@ -111,6 +115,7 @@ pub fn choose(
         EncodingKind::Rank => asked(Encoding::Rank(RankEncoding::new(puzzle, moves.shapes()))),
         EncodingKind::Packed => asked(Encoding::Packed(PackedEncoding::new(puzzle, moves))),
         EncodingKind::Sets => asked(Encoding::Packed(PackedEncoding::sets(puzzle, moves))),
+        EncodingKind::Dense => asked(Encoding::Dense(RankEncoding::new(puzzle, moves.shapes()))),
         EncodingKind::Auto => auto(puzzle, moves, budget),
     }
 }
@@ -122,18 +127,33 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
     let packed = PackedEncoding::new(puzzle, moves);
     let rank = RankEncoding::new(puzzle, moves.shapes());
     let (pb, rb) = (packed.key_bits(), rank.key_bits());
-    if slot(pb) <= slot(rb) {
-        let reason = format!(
-            "packed: faster, and its table slots take no more bytes than the rank's ({pb} bits against {rb})"
-        );
-        return taken(packed, reason, None);
-    }
     let positions =
         stored_bound(puzzle, &rank, budget.max_positions).min(placements(puzzle, moves));
     let (limit, source) = match budget.max_memory {
         Some(m) => (m, "--max-memory"),
         None => (available_memory(), "available memory"),
     };
+    if budget.dense && budget.spill_free.is_none() {
+        let expected = budget.max_positions.map(|examined| {
+            let per = start_moves(puzzle, moves).max(1) as f64 * EXPECTED_MARGIN;
+            (examined as f64 * per + 1.0).min(positions)
+        });
+        let table = table_bytes(pb.min(rb));
+        if let Some(reason) = dense(puzzle, &rank, positions, expected, table, limit) {
+            return Choice {
+                reason,
+                encoding: Encoding::Dense(rank),
+                memory_guard: None,
+                fallback: None,
+            };
+        }
+    }
+    if slot(pb) <= slot(rb) {
+        let reason = format!(
+            "packed: faster, and its table slots take no more bytes than the rank's ({pb} bits against {rb})"
+        );
+        return taken(packed, reason, None);
+    }
     if let Some(free) = budget.spill_free {
         let rank_fits = positions * table_bytes(rb) <= limit as f64;
         if let Some(reason) = spills(pb, rb, positions, free, rank_fits) {
@@ -207,7 +227,7 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
 fn optimistic(encoding: PackedEncoding, narrow: Choice, sizes: &str, limit: u64) -> Choice {
     let (name, other) = (encoding.name(), narrow.encoding.name());
     let fallback = match narrow.encoding {
-        Encoding::Rank(_) => EncodingKind::Rank,
+        Encoding::Rank(_) | Encoding::Dense(_) => EncodingKind::Rank,
         Encoding::Packed(_) => EncodingKind::Sets,
     };
     let reason = format!(
@@ -237,6 +257,45 @@ fn taken(encoding: PackedEncoding, reason: String, memory_guard: Option<u64>) ->
 /// may store: a solve keeps every layer, and the sorted runs of the layer
 /// being merged still hold repeats.
 const DISK_PER_KEY_BYTE: f64 = 2.0;
+
+/// Ranks below which the dense array is taken whatever share of them are
+/// positions: 2^26 ranks take 24 MiB, and a layer's scan of their
+/// frontier bits 8 MiB of reads.
+const DENSE_SMALL_RANKS: f64 = (1u64 << 26) as f64;
+
+/// Why the dense array is taken for a BFS, if it is: it fits `limit`, it
+/// takes fewer bytes than a table of keys (`table` bytes per position)
+/// would for every position the search may store (`positions`) or, under
+/// `--max-positions`, for those to be expected (`expected`), and most
+/// ranks are positions: every block is a single cell (tile puzzles, where
+/// every rank is a placement) or the ranks are few.
+fn dense(
+    puzzle: &Puzzle,
+    rank: &RankEncoding,
+    positions: f64,
+    expected: Option<f64>,
+    table: f64,
+    limit: u64,
+) -> Option<String> {
+    let ranks = rank.bound_f64();
+    let need = crate::search::dense_bytes(ranks);
+    let single = puzzle.types.iter().all(|t| t.shape.size() == 1);
+    let stored = expected.unwrap_or(positions);
+    let fits = need <= limit as f64 && need < stored * table;
+    (fits && (single || ranks <= DENSE_SMALL_RANKS)).then(|| {
+        let why = match single {
+            true => "every block is one cell, so every rank is a placement",
+            false => "the ranks are few",
+        };
+        format!(
+            "dense: {} ranks at 3 bits each take {}, less than a table of keys for {} positions ({:.0} bytes each), and {why}",
+            count(ranks),
+            size(need),
+            count(stored),
+            table
+        )
+    })
+}
 
 /// Why packed is taken for a search that may spill, if it is: its table
 /// need not fit in memory (what does not fit goes to disk), and the spilled
@@ -343,11 +402,7 @@ fn count(positions: f64) -> String {
 /// has (each step covers an empty cell from one of four sides, so at most
 /// four per empty cell).
 fn stored_bound(puzzle: &Puzzle, rank: &RankEncoding, max_positions: Option<u64>) -> f64 {
-    let all = rank
-        .bound()
-        .iter()
-        .rev()
-        .fold(0.0, |acc, &w| acc * 2f64.powi(64) + w as f64);
+    let all = rank.bound_f64();
     let Some(examined) = max_positions else {
         return all;
     };
@@ -479,6 +534,7 @@ mod tests {
             max_memory: Some(32 << 20),
             max_positions: None,
             spill_free,
+            dense: false,
         };
         let chosen = |free| choice("bench/bench_1e7.txt", budget(free));
         // Without --spill: packed first, the rank if it runs out of memory.
@@ -517,6 +573,7 @@ mod tests {
             max_memory: Some(1 << 30),
             max_positions: Some(1_000_000),
             spill_free: None,
+            dense: false,
         };
         let c = choice("tiles/korf_01.txt", roomy);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -525,6 +582,7 @@ mod tests {
             max_memory: Some(1 << 30),
             max_positions: None,
             spill_free: None,
+            dense: false,
         };
         let c = choice("tiles/korf_01.txt", tight);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -563,6 +621,7 @@ mod tests {
             max_memory: Some(16),
             max_positions: Some(1_000),
             spill_free: None,
+            dense: false,
         };
         let c = choice("klotski/daisy.txt", tiny);
         assert_eq!(c.encoding.name(), "sets", "{}", c.reason);
@@ -582,6 +641,7 @@ mod tests {
             max_memory: Some(8 << 30),
             max_positions: None,
             spill_free: None,
+            dense: false,
         };
         let c = choice("rushhour/rush_30.txt", budget);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -605,6 +665,7 @@ mod tests {
             max_memory: Some(23 << 30),
             max_positions: None,
             spill_free: None,
+            dense: false,
         };
         let c = choose(&puzzle, &moves, EncodingKind::Auto, budget);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -618,6 +679,7 @@ mod tests {
             max_memory: Some(memory),
             max_positions: Some(5_000_000),
             spill_free: None,
+            dense: false,
         };
         let c = choice("klotski/sunshine.txt", budget(22 << 30));
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -642,6 +704,7 @@ mod tests {
                 max_memory: Some(1 << 30),
                 max_positions: Some(1_000_000),
                 spill_free: None,
+                dense: false,
             },
         );
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);

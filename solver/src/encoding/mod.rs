@@ -7,8 +7,12 @@
 //! - [`PackedEncoding`]: each block's index within the anchors its type can
 //!   take, bit-packed per instance.
 //!
+//! `--encoding dense` keeps the rank's keys, but a BFS indexes an array
+//! of 3 bits per possible rank with them instead of storing them.
+//!
 //! `--encoding auto` picks the faster packed encoding when its table fits
-//! the memory budget (see [`choice`]).
+//! the memory budget, and the dense array for a BFS where it is smaller
+//! (see [`choice`]).
 
 pub mod choice;
 mod combo;
@@ -70,6 +74,9 @@ pub trait PositionEncoding: Clone + Send {
 #[derive(Clone, Debug)]
 pub enum Encoding {
     Rank(RankEncoding),
+    /// The rank's keys, which a BFS takes as indices into an array of 3
+    /// bits per rank (`search/bfs/dense.rs`); other searches store the keys.
+    Dense(RankEncoding),
     Packed(PackedEncoding),
 }
 
@@ -77,46 +84,47 @@ impl PositionEncoding for Encoding {
     fn name(&self) -> &'static str {
         match self {
             Encoding::Rank(e) => e.name(),
+            Encoding::Dense(_) => "dense",
             Encoding::Packed(e) => e.name(),
         }
     }
     fn key_bits(&self) -> u32 {
         match self {
-            Encoding::Rank(e) => e.key_bits(),
+            Encoding::Rank(e) | Encoding::Dense(e) => e.key_bits(),
             Encoding::Packed(e) => e.key_bits(),
         }
     }
     #[inline]
     fn encode(&mut self, state: &State, key: &mut [u64]) {
         match self {
-            Encoding::Rank(e) => e.encode(state, key),
+            Encoding::Rank(e) | Encoding::Dense(e) => e.encode(state, key),
             Encoding::Packed(e) => e.encode(state, key),
         }
     }
     #[inline]
     fn encode_successor(&mut self, parent: &[u64], m: Move, state: &State, key: &mut [u64]) {
         match self {
-            Encoding::Rank(e) => e.encode_successor(parent, m, state, key),
+            Encoding::Rank(e) | Encoding::Dense(e) => e.encode_successor(parent, m, state, key),
             Encoding::Packed(e) => e.encode_successor(parent, m, state, key),
         }
     }
     #[inline]
     fn decode(&mut self, key: &[u64], state: &mut State) {
         match self {
-            Encoding::Rank(e) => e.decode(key, state),
+            Encoding::Rank(e) | Encoding::Dense(e) => e.decode(key, state),
             Encoding::Packed(e) => e.decode(key, state),
         }
     }
     #[inline]
     fn decode_after(&mut self, previous: &[u64], key: &[u64], state: &mut State) {
         match self {
-            Encoding::Rank(e) => e.decode_after(previous, key, state),
+            Encoding::Rank(e) | Encoding::Dense(e) => e.decode_after(previous, key, state),
             Encoding::Packed(e) => e.decode_after(previous, key, state),
         }
     }
     fn successor_reads_owner(&self) -> bool {
         match self {
-            Encoding::Rank(e) => e.successor_reads_owner(),
+            Encoding::Rank(e) | Encoding::Dense(e) => e.successor_reads_owner(),
             Encoding::Packed(e) => e.successor_reads_owner(),
         }
     }

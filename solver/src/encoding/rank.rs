@@ -192,6 +192,11 @@ impl RankEncoding {
         &self.bound
     }
 
+    /// The bound as a real number (rounded where it passes 2^53).
+    pub fn bound_f64(&self) -> f64 {
+        (self.bound.iter().rev()).fold(0.0, |acc, &w| acc * 2f64.powi(64) + w as f64)
+    }
+
     fn space(&self) -> usize {
         self.space
     }

@@ -50,6 +50,7 @@ pub fn choose_for(
         max_memory: None,
         max_positions: None,
         spill_free: None,
+        dense: false,
     };
     let key_bits = encoding::choose(puzzle, &moves, base.encoding, unlimited)
         .encoding

@@ -114,7 +114,7 @@ fn counting_engine<'a>(
     progress: Progress,
 ) -> Result<Engine<'a>, SearchError> {
     let mut engine = Engine::new(puzzle, goal, params, limits, locked, progress, held);
-    engine.check_key_width()?;
+    engine.check_storage()?;
     super::spill::check(&engine)?;
     engine.goal_enabled = false;
     engine.counts_branching = branching;

@@ -26,6 +26,9 @@ pub enum SearchError {
     NbsSetting(String),
     /// The puzzle's position keys are wider than the visited set stores.
     KeyTooWide { bits: u32, max: u32 },
+    /// `--encoding dense` for a BFS whose array of 3 bits per rank does
+    /// not fit the memory budget (`bytes` against `budget`).
+    DenseTooLarge { bytes: u64, budget: u64 },
     /// `--spill` with settings it cannot serve (the message says which).
     SpillUnsupported(String),
     /// `--algorithm fluid` with a puzzle or settings it cannot serve, or a
@@ -75,6 +78,12 @@ impl fmt::Display for SearchError {
             SearchError::Interrupted(signal) => write!(
                 f,
                 "stopped by {signal}; the spill folder of the search was removed"
+            ),
+            SearchError::DenseTooLarge { bytes, budget } => write!(
+                f,
+                "--encoding dense needs {} MiB for this puzzle's array (3 bits per rank), more than the {} MiB of memory it may hold (--max-memory, else the memory available): use --encoding auto, rank or packed",
+                bytes.div_ceil(1 << 20),
+                budget >> 20
             ),
             SearchError::KeyTooWide { bits, max } => write!(
                 f,

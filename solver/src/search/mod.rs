@@ -34,6 +34,7 @@ use crate::params::{Algorithm, Limits, SearchParams};
 use crate::pruning::{self, Prunings};
 use crate::store::VisitedSet;
 
+pub use bfs::dense::dense_bytes;
 pub use error::SearchError;
 pub use progress::Progress;
 pub use run::{solve, SolveOptions, SolveOutput};
@@ -215,6 +216,7 @@ impl<'a> Engine<'a> {
                 .as_deref()
                 .filter(|_| params.algorithm == crate::params::Algorithm::Bfs)
                 .and_then(spill::free_bytes),
+            dense: bfs::dense::may_apply(params, &prunings),
         };
         let choice = encoding::choose(puzzle, &moves, params.encoding, budget);
         if let (None, Some(guard)) = (limits.max_memory, choice.memory_guard) {
@@ -395,8 +397,10 @@ impl<'a> Engine<'a> {
     }
 
     /// Refuses a puzzle whose keys the visited set cannot store, unless the
-    /// algorithm stores no positions (IDA*, DFID).
-    pub fn check_key_width(&self) -> Result<(), SearchError> {
+    /// algorithm stores no positions (IDA*, DFID), and a BFS on the dense
+    /// array where the array does not fit ([`bfs::dense::check`]).
+    pub fn check_storage(&self) -> Result<(), SearchError> {
+        bfs::dense::check(self)?;
         let bits = self.encoding.key_bits();
         if self.params.algorithm.stores_positions() && bits > crate::store::MAX_KEY_BITS {
             return Err(SearchError::KeyTooWide {

@@ -58,11 +58,29 @@ impl Recorded {
     }
 }
 
+/// Where a walk back reads each stored position's payload: a visited set
+/// of keys, or a BFS's dense array (depths mod 3 by rank).
+pub trait Payloads {
+    /// The payload stored with `key`, if the position is stored.
+    fn payload(&self, key: &[u64]) -> Option<u64>;
+    /// Positions stored (a walk back longer than that is a bug).
+    fn stored(&self) -> usize;
+}
+
+impl Payloads for VisitedSet {
+    fn payload(&self, key: &[u64]) -> Option<u64> {
+        self.get(key)
+    }
+    fn stored(&self) -> usize {
+        self.len()
+    }
+}
+
 /// The positions from `root` to `end`, found by walking back through `set`.
 /// `None` only if the set does not hold such a path (a bug).
 pub fn walk_back(
     e: &mut Engine,
-    set: &VisitedSet,
+    set: &impl Payloads,
     root: &State,
     end: &State,
     recorded: Recorded,
@@ -75,9 +93,9 @@ pub fn walk_back(
     let directed = e.prunings.directed();
     let mut current = end.clone();
     e.encoding.encode(&current, &mut key);
-    let mut payload = set.get(&key)?;
+    let mut payload = set.payload(&key)?;
     let mut path = vec![current.clone()];
-    let limit = set.len() + 1;
+    let limit = set.stored() + 1;
     while key != root_key {
         if path.len() > limit {
             return None;
@@ -88,7 +106,7 @@ pub fn walk_back(
         for &m in &buf {
             e.moves.apply(&mut state, m);
             e.encoding.encode(&state, &mut key);
-            if let Some(p) = set.get(&key) {
+            if let Some(p) = set.payload(&key) {
                 let better = best.as_ref().is_none_or(|(bp, _)| p < *bp);
                 if recorded.precedes(p, payload)
                     && better

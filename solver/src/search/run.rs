@@ -251,7 +251,7 @@ fn spend(
 /// is too wide, bidirectional search meets a one-way pruning, or `--spill`
 /// cannot serve these settings.
 fn checked<'a>(engine: Engine<'a>, params: &SearchParams) -> Result<Engine<'a>, SearchError> {
-    engine.check_key_width()?;
+    engine.check_storage()?;
     check_bidir(&engine, params)?;
     super::spill::check(&engine)?;
     Ok(engine)
@@ -520,7 +520,7 @@ fn probe(
         None,
     );
     probe.forbidden = engine.forbidden;
-    probe.check_key_width().ok()?;
+    probe.check_storage().ok()?;
     match probe.run(start) {
         ending @ (Ending::Exhausted | Ending::Found(_)) => Some((ending, probe.stats)),
         _ => None,

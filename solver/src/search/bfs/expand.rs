@@ -212,7 +212,9 @@ pub(super) fn workers(e: &Engine, start: &State, crew: &Crew) -> Vec<Worker> {
 pub(super) struct Context<'a> {
     pub geometry: &'a Geometry,
     pub forbidden: &'a [VisitedSet],
-    pub set: &'a VisitedSet,
+    /// The set whose hash each successor gets (none for the dense array,
+    /// which indexes by the key itself: the hashes are then 0).
+    pub set: Option<&'a VisitedSet>,
     pub goal_enabled: bool,
     /// Measure each parent's goal distance ([`Engine::measure_distance`]).
     pub measure_distance: bool,
@@ -332,7 +334,7 @@ impl Worker {
                         .iter()
                         .any(|f| f.get(&self.successor).is_some())
                     {
-                        let h = ctx.set.hash(&self.successor);
+                        let h = ctx.set.map_or(0, |set| set.hash(&self.successor));
                         match self.successor[..] {
                             // One word (most keys): a push, not a copy call.
                             [word] => batch.keys.push(word),

@@ -17,6 +17,7 @@
 //! block's moves are not generated: they reach only positions its previous
 //! move reached, all already stored, so counts and solutions do not change.
 
+pub mod dense;
 mod expand;
 mod insert;
 
@@ -55,8 +56,13 @@ fn tally(e: &mut Engine, batches: &[Batch]) {
     }
 }
 
-/// Breadth-first search from `start`, layer by layer.
+/// Breadth-first search from `start`, layer by layer: on the dense array
+/// where the encoding is `dense` and nothing asks for a visited set of
+/// keys ([`dense::applies`]), else on the visited set.
 pub fn search(e: &mut Engine, start: &State) -> Ending {
+    if dense::applies(e) {
+        return dense::search(e, start);
+    }
     search_tagged(e, start, Tags::of(e))
 }
 
@@ -148,7 +154,7 @@ fn search_tagged(e: &mut Engine, start: &State, tags: Tags) -> Ending {
             let ctx = Context {
                 geometry: &e.geometry,
                 forbidden: e.forbidden,
-                set: &set,
+                set: Some(&set),
                 goal_enabled: e.goal_enabled,
                 measure_distance: e.measure_distance,
                 deadline: e.deadline(),
