@@ -319,10 +319,11 @@ fn plan_attempts(
         // from these are in the asked one too.
         .map(|(name, p)| (name, p.in_metric(config.metric)))
         .collect();
-    let general: Vec<(String, ParamSet)> = plan::general_settings(spaces, units)
-        .into_iter()
-        .map(|(name, p)| (name, p.in_metric(config.metric)))
-        .collect();
+    let general: Vec<(String, ParamSet)> =
+        plan::general_settings(spaces, units, found.features.goal_fixed)
+            .into_iter()
+            .map(|(name, p)| (name, p.in_metric(config.metric)))
+            .collect();
     tracing::info!(
         retrieved = found.retrieved,
         best = found.ranked.first().map(|r| r.name.as_str()),

@@ -158,6 +158,11 @@ pub struct FeatureReport {
     /// goal, nothing to solve). Not a feature.
     #[serde(skip)]
     pub goal_sections: Option<u64>,
+    /// Every goal fixes every block on a roomy board (`solver features`'
+    /// `goal_kind` is `fixed`): the bidirectional search serves it, and the
+    /// planner adds it to the general settings. Not a feature.
+    #[serde(skip)]
+    pub goal_fixed: bool,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -178,6 +183,8 @@ struct RawReport<'a> {
     fluid_units: u64,
     #[serde(default)]
     goal_sections: Option<u64>,
+    #[serde(default)]
+    goal_kind: Option<String>,
 }
 
 /// Reads the JSON printed by `solver features PUZZLE --json`.
@@ -249,6 +256,7 @@ pub fn parse_report(text: &str) -> Result<FeatureReport, String> {
         features,
         fluid_units: raw.fluid_units,
         goal_sections: raw.goal_sections,
+        goal_fixed: raw.goal_kind.as_deref() == Some("fixed"),
     })
 }
 
@@ -336,6 +344,19 @@ mod tests {
             r.features.get(SEARCH_SPACE_LOG10),
             Some(Range::point(4.414))
         );
+    }
+
+    /// The goal's kind is a fact beside the features: `fixed` alone sets
+    /// `goal_fixed`, and a solver that does not report it leaves it unset.
+    #[test]
+    fn a_fixed_goal_is_read_beside_the_features() {
+        assert!(!parse_report(CLASSIC).unwrap().goal_fixed);
+        for (kind, fixed) in [("fixed", true), ("crowded", false), ("free", false)] {
+            let text = CLASSIC.replace(",\"extra\":true", &format!(",\"goal_kind\":\"{kind}\""));
+            let r = parse_report(&text).unwrap();
+            assert_eq!(r.goal_fixed, fixed, "{kind}");
+            assert!(r.features.get("goal_kind").is_none());
+        }
     }
 
     #[test]

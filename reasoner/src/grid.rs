@@ -44,7 +44,7 @@ pub fn grid(seed: u64, size: usize, spaces: u64, space: Space) -> Vec<(String, P
     let mut out = proximity_draws(seed, drawn, spaces, space.clone());
     // Ours first (A* w3 path, fluid, BFWS: `path` is what the fluid
     // searches are known to work on), then the thesis's four, then the draws.
-    let general = plan::general_settings(spaces, plan::FLUID_UNITS);
+    let general = plan::general_settings(spaces, plan::FLUID_UNITS, false);
     let thesis = plan::standard_settings(spaces).len();
     let mut bases: Vec<ParamSet> = general[thesis..]
         .iter()

@@ -248,14 +248,29 @@ pub fn width_setting() -> (String, ParamSet) {
     ("general: bfws path".to_string(), bfws)
 }
 
+/// Our first general setting where every goal fixes every block on a
+/// roomy board (`solver features`' `goal_kind` is `fixed`): the
+/// bidirectional BFS, the solver's own choice there (The Time Machine in
+/// 1.3 s, where its BFS stores 28M positions: `experiments/peers.md`).
+/// Its solutions are shortest.
+pub fn bidir_setting() -> (String, ParamSet) {
+    let bidir = ParamSet {
+        algorithm: Algorithm::Bidir,
+        ..ParamSet::default()
+    };
+    ("general: bidir".to_string(), bidir)
+}
+
 /// The general settings, tried in waves of their own after the retrieved
-/// cases' (see [`Planner::with_general`]): the thesis's four, whose BFS
-/// gives easy puzzles their optimal solutions, then ours: A* on `path`,
-/// and on a puzzle with at least [`FLUID_UNITS`] units (`units`, from
-/// `solver features`) the fluid search and BFWS. With an empty case base
-/// the cycle starts from them.
-pub fn general_settings(spaces: u64, units: u64) -> Vec<(String, ParamSet)> {
-    let mut list = standard_settings(spaces);
+/// cases' (see [`Planner::with_general`]): where the goal fixes every
+/// block (`goal_fixed`) the bidirectional BFS first, then the thesis's
+/// four, whose BFS gives easy puzzles their optimal solutions, then ours:
+/// A* on `path`, and on a puzzle with at least [`FLUID_UNITS`] units
+/// (`units`, from `solver features`) the fluid search and BFWS. With an
+/// empty case base the cycle starts from them.
+pub fn general_settings(spaces: u64, units: u64, goal_fixed: bool) -> Vec<(String, ParamSet)> {
+    let mut list: Vec<(String, ParamSet)> = goal_fixed.then(bidir_setting).into_iter().collect();
+    list.extend(standard_settings(spaces));
     list.push(route_setting());
     if units >= FLUID_UNITS {
         list.push(fluid_setting());
@@ -706,10 +721,24 @@ mod tests {
         );
     }
 
+    /// Where every goal fixes every block the bidirectional BFS comes
+    /// first, the other general settings after it unchanged.
+    #[test]
+    fn a_fixed_goal_puts_the_bidirectional_search_first() {
+        let fixed = general_settings(4, FLUID_UNITS, true);
+        let free = general_settings(4, FLUID_UNITS, false);
+        assert_eq!(fixed[0].0, "general: bidir");
+        assert_eq!(fixed[0].1.algorithm, Algorithm::Bidir);
+        assert_eq!(fixture().validate(&fixed[0].1), Ok(()));
+        let names = |l: &[(String, ParamSet)]| l.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&fixed[1..]), names(&free));
+        assert!(free.iter().all(|(_, p)| p.algorithm != Algorithm::Bidir));
+    }
+
     #[test]
     fn the_fluid_settings_come_last_and_only_where_there_are_units() {
         let names = |units| -> Vec<String> {
-            general_settings(4, units)
+            general_settings(4, units, false)
                 .into_iter()
                 .map(|(n, _)| n)
                 .collect()
@@ -790,7 +819,7 @@ mod tests {
     /// does every proximity draw, both of them drawn.
     #[test]
     fn keys_too_wide_leave_only_the_depth_first_searches() {
-        let general = general_settings(4, 0);
+        let general = general_settings(4, 0, false);
         let mut p =
             Planner::new(2, SearchConfig::default(), Vec::new(), 25, 4, 4).with_space(fixture());
         p = p.with_general(general);

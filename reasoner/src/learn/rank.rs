@@ -73,14 +73,18 @@ pub fn rank(
         predicted: None,
     };
     let list: Vec<Ranked> = match mode {
-        "none" => crate::plan::general_settings(crate::features::spaces_of(f), found.fluid_units)
-            .into_iter()
-            .map(|(_, params)| Ranked {
-                params,
-                source: "general".to_string(),
-                predicted: None,
-            })
-            .collect(),
+        "none" => crate::plan::general_settings(
+            crate::features::spaces_of(f),
+            found.fluid_units,
+            found.goal_fixed,
+        )
+        .into_iter()
+        .map(|(_, params)| Ranked {
+            params,
+            source: "general".to_string(),
+            predicted: None,
+        })
+        .collect(),
         "random" => {
             let mut order: Vec<usize> = (0..cb.cases.len()).collect();
             order.shuffle(&mut ChaCha8Rng::seed_from_u64(puzzle_seed(

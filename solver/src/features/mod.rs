@@ -127,6 +127,11 @@ pub struct Features {
     /// The puzzle's goal sections (0: it has no goal, so nothing to solve):
     /// a fact for the reasoner, which refuses such a puzzle at once.
     pub goal_sections: u64,
+    /// `free`, `fixed` or `crowded`: whether every goal fixes every block,
+    /// on a roomy or a crowded board ([`crate::search::pick::GoalKind`]):
+    /// a fact the reasoner plans by (the bidirectional search serves a
+    /// fixed goal), not a feature.
+    pub goal_kind: &'static str,
     pub options: FeatureOptions,
 }
 
@@ -202,6 +207,7 @@ pub fn extract(puzzle: &Puzzle, options: &FeatureOptions) -> Features {
         largest_block_to_spaces: largest as f64 / spaces.max(1) as f64,
         fluid_units: fluid_units(puzzle),
         goal_sections: puzzle.goals.len() as u64,
+        goal_kind: crate::search::pick::goal_kind(puzzle, &Default::default()).name(),
         options: *options,
     }
 }

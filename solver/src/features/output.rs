@@ -137,6 +137,9 @@ pub struct FeaturesRecord {
     /// The puzzle's goal sections (see [`super::Features::goal_sections`]).
     #[serde(default)]
     pub goal_sections: u64,
+    /// `free`, `fixed` or `crowded` (see [`super::Features::goal_kind`]).
+    #[serde(default)]
+    pub goal_kind: String,
 }
 
 impl Features {
@@ -187,6 +190,7 @@ impl Features {
             packing_calls: self.options.packing_calls,
             fluid_units: self.fluid_units,
             goal_sections: self.goal_sections,
+            goal_kind: self.goal_kind.to_string(),
         }
     }
 

@@ -101,6 +101,17 @@ pub enum GoalKind {
     Crowded(String),
 }
 
+impl GoalKind {
+    /// `free`, `fixed` or `crowded` (`solver features`' `goal_kind`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            GoalKind::Free => "free",
+            GoalKind::Fixed(_) => "fixed",
+            GoalKind::Crowded(_) => "crowded",
+        }
+    }
+}
+
 /// What the goals of `puzzle` are for the search under `params`.
 pub fn goal_kind(puzzle: &Puzzle, params: &SearchParams) -> GoalKind {
     for goal in &puzzle.goals {
@@ -153,6 +164,21 @@ mod tests {
         let p = picked("klotski/classic.txt", SearchParams::default());
         assert_eq!(p.params.algorithm, Algorithm::Bfs, "{}", p.reason);
         assert!(p.reason.contains("leaves blocks free"), "{}", p.reason);
+    }
+
+    /// `solver features` reports the goal's kind by name, which the
+    /// reasoner plans its bidirectional attempt by.
+    #[test]
+    fn the_goal_kinds_have_the_names_features_report() {
+        let kind = |file: &str| {
+            let p = formats::bundled(file);
+            let f = crate::features::extract(&p, &Default::default());
+            assert_eq!(f.goal_kind, goal_kind(&p, &SearchParams::default()).name());
+            f.goal_kind
+        };
+        assert_eq!(kind("layton/the_time_machine.txt"), "fixed");
+        assert_eq!(kind("tiles/eight_hardest_a.txt"), "crowded");
+        assert_eq!(kind("klotski/classic.txt"), "free");
     }
 
     #[test]
