@@ -15,7 +15,11 @@
 //! That is 3/8 of a byte per rank where a table of keys takes 8 to 24
 //! bytes per stored position, so the array is the smaller one wherever a
 //! sixtieth of the ranks or more are reached (a tile puzzle, where every
-//! rank is a placement: the 10^9 bench in 378 MB). A layer is expanded in
+//! rank is a placement: the 10^9 bench in 377 MB, where a table would take
+//! about 12 GB). It costs time, though: every successor is ranked, a
+//! multiplication per cell (the 10^7 bench 4.2 s against packed keys'
+//! 2.6 s), so `--encoding auto` takes it only where a table would crowd
+//! the memory out (`encoding/choice.rs`). A layer is expanded in
 //! chunks of parents found by scanning the frontier bits in rank order,
 //! by the same workers as the BFS on keys ([`expand`]); the successors go
 //! into the array in the workers' order, so the counts and the solution
@@ -436,19 +440,21 @@ mod tests {
         }
     }
 
-    /// `--encoding auto` takes the dense array for a BFS of a tile puzzle
-    /// whose ranks fit and of classic Klotski (415,800 ranks), not for the
-    /// 15-puzzle (2^44 ranks), not for a search that cannot keep it, and
-    /// not under a cap that leaves the table of keys smaller.
+    /// `--encoding auto` takes the dense array for a BFS where a table of
+    /// keys might crowd the memory out: the 10^9 bench (about 12 GB of
+    /// table in 4 GiB), the 10^7 bench in 256 MiB, classic Klotski in 8
+    /// MiB; not where the table is small beside the budget, not for the
+    /// 15-puzzle (2^44 ranks, no array fits), not for a search that cannot
+    /// keep it, not under a cap that leaves the table small.
     #[test]
-    fn auto_takes_the_dense_array_where_it_is_smaller() {
+    fn auto_takes_the_dense_array_where_a_table_would_crowd_the_memory() {
         use crate::encoding::{choose, Budget};
         use crate::moves::MoveGenerator;
-        let name = |file: &str, dense: bool, max_positions: Option<u64>| {
+        let name = |file: &str, dense: bool, max_memory: u64, max_positions: Option<u64>| {
             let p = formats::bundled(file);
             let moves = MoveGenerator::new(&p, Metric::Steps, &[]);
             let budget = Budget {
-                max_memory: Some(4 << 30),
+                max_memory: Some(max_memory << 20),
                 max_positions,
                 spill_free: None,
                 dense,
@@ -456,16 +462,22 @@ mod tests {
             let c = choose(&p, &moves, EncodingKind::Auto, budget);
             (c.encoding.name(), c.reason)
         };
-        let (taken, reason) = name("bench/bench_1e7.txt", true, None);
+        let (taken, reason) = name("bench/bench_1e9.txt", true, 4096, None);
         assert_eq!(taken, "dense", "{reason}");
         assert!(reason.contains("every block is one cell"), "{reason}");
-        assert_eq!(name("klotski/classic.txt", true, None).0, "dense");
-        assert_ne!(name("tiles/korf_01.txt", true, None).0, "dense");
-        assert_ne!(name("bench/bench_1e7.txt", false, None).0, "dense");
-        assert_ne!(name("bench/bench_1e7.txt", true, Some(1000)).0, "dense");
-        assert_eq!(
-            name("bench/bench_1e7.txt", true, Some(5_000_000)).0,
+        assert_eq!(name("bench/bench_1e7.txt", true, 256, None).0, "dense");
+        assert_ne!(name("bench/bench_1e7.txt", true, 4096, None).0, "dense");
+        let (taken, reason) = name("klotski/classic.txt", true, 8, None);
+        assert_eq!(taken, "dense", "{reason}");
+        assert!(reason.contains("the ranks are few"), "{reason}");
+        assert_ne!(name("klotski/classic.txt", true, 4096, None).0, "dense");
+        assert_ne!(name("tiles/korf_01.txt", true, 4096, None).0, "dense");
+        assert_ne!(name("bench/bench_1e9.txt", false, 4096, None).0, "dense");
+        assert_ne!(
+            name("bench/bench_1e9.txt", true, 4096, Some(1000)).0,
             "dense"
         );
+        let many = Some(500_000_000);
+        assert_eq!(name("bench/bench_1e9.txt", true, 4096, many).0, "dense");
     }
 }
