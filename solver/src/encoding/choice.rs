@@ -265,10 +265,10 @@ const DENSE_SMALL_RANKS: f64 = (1u64 << 26) as f64;
 
 /// Share of the memory budget a table of keys may take, in the worst case,
 /// before the dense array is taken instead. The array saves memory, not
-/// time: it ranks every successor (a multiplication per cell) where
-/// packed shifts a field, so the 10^7 bench counts in 4.2 s with it
-/// against 2.6 s (10 MB against 92 MB), Layton's Four Balls in 3.8 s
-/// against 1.3 s (21 MB against 60 MB). It is taken where the table
+/// time: it ranks every successor (a multiplication per cell of the
+/// cells the move spans) where packed shifts a field, so the 10^7 bench
+/// counts in 2.9 s with it against 2.6 s (10 MB against 92 MB), Layton's
+/// Four Balls in 2.8 s against 1.3 s (21 MB against 60 MB). It is taken where the table
 /// might crowd the memory out: the 10^9 bench, whose table would take
 /// 12 GB, counts in 377 MB.
 const DENSE_TABLE_SHARE: f64 = 0.25;
