@@ -9,10 +9,12 @@
 //! boards of up to 64 cells under `--metric steps`, one AND of the edge's
 //! bits with the occupied cells);
 //! `--metric moves` flood-fills the block's reachable anchors with the other
-//! blocks fixed (around corners for free blocks, straight for sliders).
+//! blocks fixed (around corners for free blocks, straight for sliders; on
+//! boards of up to 64 cells a frontier at a time as bits, `flood_bits.rs`).
 
 mod commute;
 mod counted;
+mod flood_bits;
 mod spaces;
 mod stamps;
 mod state;
@@ -260,6 +262,9 @@ pub struct MoveGenerator {
     /// The lowest cell of any shape relative to its anchor, in cells (0
     /// where every anchor is its shape's first cell in reading order).
     lowest_offset: isize,
+    /// `--metric moves` on boards of up to 64 cells: the tables of the
+    /// flood as bits ([`flood_bits::FloodBits`]).
+    flood_bits: Option<flood_bits::FloodBits>,
     /// Scratch marks: the flood's reached anchors (`--metric moves`), the
     /// last step's vacated cells on large boards (`--metric steps`).
     stamps: Stamps,
@@ -316,7 +321,11 @@ impl MoveGenerator {
             .fold(0u64, |m, &c| m | 1u64.checked_shl(c as u32).unwrap_or(0));
         let one_look = one_look_rails(&directions, &leading, cells);
         let cars = car_rails(&shapes, metric, &movable, &one_look);
+        let flood_bits = (metric == Metric::Moves)
+            .then(|| flood_bits::FloodBits::new(&hop, &fits, cells))
+            .flatten();
         MoveGenerator {
+            flood_bits,
             one_look,
             cars,
             hop,
@@ -740,6 +749,13 @@ impl MoveGenerator {
                     visit,
                 );
             }
+            return;
+        }
+        if let Some(bits) = &self.flood_bits {
+            let offsets = self.shapes.cells(t);
+            let own = (offsets.iter()).fold(0u64, |m, &off| m | 1 << (from as i32 + off));
+            let free = spaces::free_mask(&state.owner[..self.cells]) | own;
+            bits.flood(t, offsets, &self.directions[t], (from, free), visit);
             return;
         }
         self.stamps.clear();
@@ -1259,6 +1275,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Under `--metric moves` on boards of up to 64 cells the flood runs as
+    /// bits (`flood_bits.rs`): the same moves as the queue of anchors (in
+    /// another order) along random walks, on bundled boards (Klotski,
+    /// Layton, sliders, the 15-puzzle) and on random boxes of dominoes,
+    /// squares and units with walls.
+    #[test]
+    fn the_flood_as_bits_reaches_the_anchors_of_the_queue() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut puzzles: Vec<Puzzle> = [
+            "klotski/classic.txt",
+            "klotski/red_donkey.txt",
+            "layton/four_balls.txt",
+            "layton/the_time_machine.txt",
+            "special/fig7_3b_sliders.txt",
+            "tiles/korf_01.txt",
+        ]
+        .iter()
+        .map(|f| formats::bundled(f))
+        .collect();
+        while puzzles.len() < 40 {
+            if let Some(p) = crate::search::test_boxes::random_box(&mut rng) {
+                puzzles.push(p);
+            }
+        }
+        let mut compared = 0;
+        for puzzle in &puzzles {
+            let mut bits = MoveGenerator::new(puzzle, Metric::Moves, &[]);
+            if bits.flood_bits.is_none() {
+                assert!(puzzle.board.len() > 64, "{puzzle:?}");
+                continue;
+            }
+            let mut queue = bits.clone();
+            queue.flood_bits = None;
+            let mut state = State::new(puzzle);
+            state.load(&puzzle.start, bits.shapes());
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for step in 0..200 {
+                bits.generate(&state, &mut a);
+                queue.generate(&state, &mut b);
+                let key = |m: &Move| (m.instance, m.from, m.to);
+                a.sort_by_key(key);
+                b.sort_by_key(key);
+                assert_eq!(a, b, "step {step} of {puzzle:?}");
+                if a.is_empty() {
+                    break;
+                }
+                compared += a.len();
+                bits.apply(&mut state, a[rng.gen_range(0..a.len())]);
+            }
+        }
+        assert!(compared > 20_000, "{compared} moves compared");
     }
 
     /// On boards of up to 64 cells a step is checked as bits (`edges`):
