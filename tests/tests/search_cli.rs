@@ -570,6 +570,50 @@ fn all_encodings_and_thread_counts_agree_on_counts_and_lengths() {
     }
 }
 
+/// An explicit `--encoding dense` whose array cannot fit is refused before
+/// the search, saying what it needs and what to use instead (Rush Hour's
+/// rank has 2^41 ranks; under `--max-memory 1M` even classic Klotski's
+/// 156 KB array is refused, since the process holds more); where the
+/// search cannot use the array (A*), the rank's keys are stored.
+#[test]
+fn a_dense_array_that_cannot_fit_is_refused_with_what_to_do() {
+    for args in [
+        &[
+            "count",
+            "puzzles/rushhour/rush_30.txt",
+            "--encoding",
+            "dense",
+        ][..],
+        &[
+            "solve",
+            "puzzles/klotski/classic.txt",
+            "--encoding",
+            "dense",
+            "--max-memory",
+            "1M",
+        ],
+    ] {
+        let out = solver(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("--encoding dense needs") && stderr.contains("use --encoding auto"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let (code, r) = one(&[
+        "solve",
+        "puzzles/rushhour/rush_30.txt",
+        "--encoding",
+        "dense",
+        "--algorithm",
+        "astar",
+        "--json",
+    ]);
+    assert_eq!((code, r["encoding"].as_str()), (0, Some("dense")), "{r}");
+    assert!(r["steps"].as_u64().is_some(), "{r}");
+}
+
 /// Reinefeld's hardest 8-puzzle position (31 steps, 181,440 positions
 /// reachable) beside 24 interchangeable blocks walled into cells of their
 /// own: under `packed` every block's field counts the 33 open cells, 192

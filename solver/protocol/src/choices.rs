@@ -155,9 +155,10 @@ choices! {
 choices! {
     /// How positions are stored.
     EncodingKind, default Auto {
-        /// The fastest whose table fits the memory budget: `dense` for a
-        /// BFS where the rank's array fits and most ranks are positions,
-        /// else `packed`, else `sets` where it is narrower, else `rank`.
+        /// The fastest whose table fits the memory budget: `packed`, else
+        /// `sets` where it is narrower, else `rank`; `dense` for a BFS
+        /// where a table of keys might crowd the memory out, the rank's
+        /// array fits and most ranks are positions.
         Auto = "auto",
         /// Lexicographic multiset permutation rank (thesis §7.1.4).
         Rank = "rank",
@@ -168,10 +169,11 @@ choices! {
         /// interchangeable; a little slower or faster than `packed`.
         Sets = "sets",
         /// The rank as the index of an array of 3 bits per possible rank
-        /// (the layer mod 3 and a frontier bit), for a BFS or count: a
-        /// quarter to three eighths of a byte per rank instead of a key per
-        /// stored position, where most ranks are reachable (tile puzzles,
-        /// small Klotski). Other searches use the rank's keys.
+        /// (the layer mod 3 and a frontier bit), for a BFS or count: three
+        /// eighths of a byte per rank instead of a key per stored
+        /// position, smaller where most ranks are reachable (tile puzzles,
+        /// small Klotski), slower than `packed`. Other searches use the
+        /// rank's keys.
         Dense = "dense",
     }
 }

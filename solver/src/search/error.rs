@@ -81,8 +81,11 @@ impl fmt::Display for SearchError {
             ),
             SearchError::DenseTooLarge { bytes, budget } => write!(
                 f,
-                "--encoding dense needs {} MiB for this puzzle's array (3 bits per rank), more than the {} MiB of memory it may hold (--max-memory, else the memory available): use --encoding auto, rank or packed",
-                bytes.div_ceil(1 << 20),
+                "--encoding dense needs {} for this puzzle's array (3 bits per rank), more than the {} MiB of memory it may hold (--max-memory, else the memory available): use --encoding auto, rank or packed",
+                match *bytes >= 1 << 50 {
+                    true => "over 1 PiB".to_string(),
+                    false => format!("{} MiB", bytes.div_ceil(1 << 20)),
+                },
                 budget >> 20
             ),
             SearchError::KeyTooWide { bits, max } => write!(
