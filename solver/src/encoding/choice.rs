@@ -2,7 +2,7 @@
 //! budget (packed, then sets where it is narrower, then the rank), and a
 //! sentence saying which and why (the JSON result's `encoding_reason`).
 //! For a BFS where a table of keys might crowd the memory out, the dense
-//! array over the rank comes first (see [`DENSE_TABLE_SHARE`]).
+//! array over the rank comes first (see `DENSE_TABLE_SHARE`).
 //!
 //! The packed encoding costs a shift and a mask per block where the rank
 //! costs a multiplication per cell, so a search runs about twice as fast
