@@ -296,9 +296,22 @@ impl RankEncoding {
 
     /// The part of the rank contributed by the open cells from `first` on,
     /// given `m`, the multinomial of the `n` symbols still to place.
-    fn rank_tail<W: RankWord>(&mut self, state: &State, first: usize, mut n: usize, mut m: W) -> W {
+    fn rank_tail<W: RankWord>(&mut self, state: &State, first: usize, n: usize, m: W) -> W {
+        self.rank_cells(state, first..self.open.len(), n, m)
+    }
+
+    /// The terms of the open cells `cells` (indices into `open`), given
+    /// `m`, the multinomial of the `n` symbols still to place before the
+    /// first, and their counts in `remaining` (which it uses up).
+    fn rank_cells<W: RankWord>(
+        &mut self,
+        state: &State,
+        cells: std::ops::Range<usize>,
+        mut n: usize,
+        mut m: W,
+    ) -> W {
         let mut rank = W::ZERO;
-        for k in first..self.open.len() {
+        for k in cells {
             if m == W::ONE {
                 break; // one kind of symbol left: it adds nothing to the rank
             }
@@ -438,6 +451,16 @@ impl RankEncoding {
         }
     }
 
+    /// Sets `remaining` to the counts the trail holds before its `j`-th
+    /// symbol placed.
+    fn restore_left(&mut self, j: usize) {
+        let symbols = self.counts.len();
+        let row = &self.trail.left[j * symbols..(j + 1) * symbols];
+        for (to, &from) in self.remaining.iter_mut().zip(row) {
+            *to = from as u32;
+        }
+    }
+
     /// Places the last `n` symbols from `cursor` on, given their multinomial
     /// `m` and what is left of the rank; with `TRAIL` (one-word ranks)
     /// writes the [`Trail`] of the whole rank `key` as it goes.
@@ -525,14 +548,10 @@ impl RankEncoding {
                 self.filled[c as usize] = g.wrapping_sub(1);
             }
         }
-        let symbols = self.counts.len();
-        for (sym, &left) in self.trail.left[j * symbols..(j + 1) * symbols]
-            .iter()
-            .enumerate()
-        {
-            self.remaining[sym] = left as u32;
-            self.next_instance[sym] =
-                self.type_starts[sym] + (self.counts[sym] - left as u32) as usize;
+        self.restore_left(j);
+        for sym in 0..self.counts.len() {
+            let placed = (self.counts[sym] - self.remaining[sym]) as usize;
+            self.next_instance[sym] = self.type_starts[sym] + placed;
         }
         let (m, before) = (self.trail.m[j], self.trail.before[j]);
         self.trail.key = None;
@@ -557,27 +576,9 @@ impl RankEncoding {
                 (lo, hi) = (lo.min(k), hi.max(k));
             }
         }
-        let symbols = self.counts.len();
         let (j, end) = (self.trail.at[lo] as usize, self.trail.at[hi + 1] as usize);
-        for (to, &from) in self
-            .remaining
-            .iter_mut()
-            .zip(&self.trail.left[j * symbols..])
-        {
-            *to = from as u32;
-        }
-        let (mut m, mut n, mut terms) = (self.trail.m[j], self.length - j, 0u64);
-        for k in lo..=hi {
-            let Some(s) = self.symbol_at(state, self.open[k] as usize) else {
-                continue;
-            };
-            let prefix: u32 = self.remaining[..s].iter().sum();
-            let d = self.divisors[n];
-            terms += m.scale(prefix, d);
-            m = m.scale(self.remaining[s], d);
-            self.remaining[s] -= 1;
-            n -= 1;
-        }
+        self.restore_left(j);
+        let terms = self.rank_cells(state, lo..hi + 1, self.length - j, self.trail.m[j]);
         // Past the last symbol decoding placed (only spaces were left) the
         // trail's entries are all that last one's: every term there is 0.
         let t = &self.trail;
@@ -709,7 +710,6 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     use super::*;
-    use crate::formats;
     use crate::moves::MoveGenerator;
     use crate::params::Metric;
 
@@ -721,21 +721,14 @@ mod tests {
     #[test]
     fn the_trail_ranks_and_decodes_as_from_scratch() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        let mut puzzles: Vec<Puzzle> = [
+        let files = [
             "bench/bench_1e7.txt",
             "klotski/classic.txt",
             "klotski/red_donkey.txt",
             "layton/four_balls.txt",
             "tiles/korf_01.txt",
-        ]
-        .iter()
-        .map(|f| formats::bundled(f))
-        .collect();
-        while puzzles.len() < 30 {
-            if let Some(p) = crate::search::test_boxes::random_box(&mut rng) {
-                puzzles.push(p);
-            }
-        }
+        ];
+        let puzzles = crate::search::test_boxes::bundled_and_boxes(&files, 30, &mut rng);
         let mut checked = 0;
         for puzzle in &puzzles {
             for metric in [Metric::Steps, Metric::Moves] {

@@ -1286,22 +1286,15 @@ mod tests {
     fn the_flood_as_bits_reaches_the_anchors_of_the_queue() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-        let mut puzzles: Vec<Puzzle> = [
+        let files = [
             "klotski/classic.txt",
             "klotski/red_donkey.txt",
             "layton/four_balls.txt",
             "layton/the_time_machine.txt",
             "special/fig7_3b_sliders.txt",
             "tiles/korf_01.txt",
-        ]
-        .iter()
-        .map(|f| formats::bundled(f))
-        .collect();
-        while puzzles.len() < 40 {
-            if let Some(p) = crate::search::test_boxes::random_box(&mut rng) {
-                puzzles.push(p);
-            }
-        }
+        ];
+        let puzzles = crate::search::test_boxes::bundled_and_boxes(&files, 40, &mut rng);
         let mut compared = 0;
         for puzzle in &puzzles {
             let mut bits = MoveGenerator::new(puzzle, Metric::Moves, &[]);

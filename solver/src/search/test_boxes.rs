@@ -19,6 +19,18 @@ pub fn solution_steps(p: &Puzzle, params: &SearchParams, limits: &Limits) -> Opt
         .map(|moves| moves.iter().map(|m| m.steps.len()).sum())
 }
 
+/// The bundled puzzles `files`, then random boxes ([`random_box`]) drawn
+/// with `rng` up to `total` puzzles: boards for tests that walk them.
+pub fn bundled_and_boxes(files: &[&str], total: usize, rng: &mut ChaCha8Rng) -> Vec<Puzzle> {
+    let mut puzzles: Vec<Puzzle> = files.iter().map(|f| formats::bundled(f)).collect();
+    while puzzles.len() < total {
+        if let Some(p) = random_box(rng) {
+            puzzles.push(p);
+        }
+    }
+    puzzles
+}
+
 /// A random walled box with a master (a unit or a 2x2 square), units,
 /// 2x2 squares and dominoes, and a goal cell for the master; boards
 /// from 25 to 110 cells, so that steps are checked both as bits (up to
