@@ -83,6 +83,10 @@ pub struct Budget {
     /// (`search/bfs/dense.rs`: a BFS or count that walks back through
     /// depths mod 3 and hands no visited set on).
     pub dense: bool,
+    /// The search is a BFS the tile kernel serves (`search/bfs/tiles.rs`:
+    /// a word per position, the packed key, in one table), where packed
+    /// keys are both the faster and the smaller.
+    pub tiles: bool,
 }
 
 /// An encoding and why it was chosen.
@@ -149,6 +153,12 @@ fn auto(puzzle: &Puzzle, moves: &MoveGenerator, budget: Budget) -> Choice {
                 fallback: None,
             };
         }
+    }
+    if budget.tiles && budget.spill_free.is_none() {
+        let reason = format!(
+            "packed: the tile puzzle's BFS keeps one word per position ({pb} bits, about 9 bytes a stored position), less than a table of rank keys and faster"
+        );
+        return taken(packed, reason, None);
     }
     if slot(pb) <= slot(rb) {
         let reason = format!(
@@ -550,6 +560,7 @@ mod tests {
             max_positions: None,
             spill_free,
             dense: false,
+            tiles: false,
         };
         let chosen = |free| choice("bench/bench_1e7.txt", budget(free));
         // Without --spill: packed first, the rank if it runs out of memory.
@@ -589,6 +600,7 @@ mod tests {
             max_positions: Some(1_000_000),
             spill_free: None,
             dense: false,
+            tiles: false,
         };
         let c = choice("tiles/korf_01.txt", roomy);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -598,6 +610,7 @@ mod tests {
             max_positions: None,
             spill_free: None,
             dense: false,
+            tiles: false,
         };
         let c = choice("tiles/korf_01.txt", tight);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -637,6 +650,7 @@ mod tests {
             max_positions: Some(1_000),
             spill_free: None,
             dense: false,
+            tiles: false,
         };
         let c = choice("klotski/daisy.txt", tiny);
         assert_eq!(c.encoding.name(), "sets", "{}", c.reason);
@@ -657,6 +671,7 @@ mod tests {
             max_positions: None,
             spill_free: None,
             dense: false,
+            tiles: false,
         };
         let c = choice("rushhour/rush_30.txt", budget);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -681,6 +696,7 @@ mod tests {
             max_positions: None,
             spill_free: None,
             dense: false,
+            tiles: false,
         };
         let c = choose(&puzzle, &moves, EncodingKind::Auto, budget);
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -695,6 +711,7 @@ mod tests {
             max_positions: Some(5_000_000),
             spill_free: None,
             dense: false,
+            tiles: false,
         };
         let c = choice("klotski/sunshine.txt", budget(22 << 30));
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);
@@ -720,6 +737,7 @@ mod tests {
                 max_positions: Some(1_000_000),
                 spill_free: None,
                 dense: false,
+                tiles: false,
             },
         );
         assert_eq!(c.encoding.name(), "packed", "{}", c.reason);

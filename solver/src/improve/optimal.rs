@@ -51,6 +51,7 @@ pub fn choose_for(
         max_positions: None,
         spill_free: None,
         dense: false,
+        tiles: false,
     };
     let key_bits = encoding::choose(puzzle, &moves, base.encoding, unlimited)
         .encoding

@@ -217,6 +217,7 @@ impl<'a> Engine<'a> {
                 .filter(|_| params.algorithm == crate::params::Algorithm::Bfs)
                 .and_then(spill::free_bytes),
             dense: bfs::dense::may_apply(params, &prunings),
+            tiles: bfs::tiles::may_apply(params, &prunings, puzzle, &geometry),
         };
         let choice = encoding::choose(puzzle, &moves, params.encoding, budget);
         if let (None, Some(guard)) = (limits.max_memory, choice.memory_guard) {

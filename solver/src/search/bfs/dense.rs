@@ -458,6 +458,7 @@ mod tests {
                 max_positions,
                 spill_free: None,
                 dense,
+                tiles: false,
             };
             let c = choose(&p, &moves, EncodingKind::Auto, budget);
             (c.encoding.name(), c.reason)

@@ -20,6 +20,7 @@
 pub mod dense;
 mod expand;
 mod insert;
+pub mod tiles;
 
 use super::crew::Crew;
 use super::path::Recorded;
@@ -45,23 +46,34 @@ const CHUNK_WORDS: usize = 16384;
 /// parents follow worker k-1's.
 fn tally(e: &mut Engine, batches: &[Batch]) {
     for b in batches {
-        if let Some((d, at)) = b.best {
-            if d < e.stats.best_distance {
-                e.stats.best_distance = d;
-                e.stats.best_distance_positions = e.stats.examined + at;
-            }
-        }
-        e.stats.examined += b.examined;
-        e.stats.generated += b.generated;
+        add_part(e, b.best, b.examined, b.generated);
     }
+}
+
+/// Adds one part of a chunk's counters to the engine's: its parents
+/// examined, their successors, and the least goal distance among them with
+/// which parent (counted from 1) had it.
+fn add_part(e: &mut Engine, best: Option<(u32, u64)>, examined: u64, generated: u64) {
+    if let Some((d, at)) = best {
+        if d < e.stats.best_distance {
+            e.stats.best_distance = d;
+            e.stats.best_distance_positions = e.stats.examined + at;
+        }
+    }
+    e.stats.examined += examined;
+    e.stats.generated += generated;
 }
 
 /// Breadth-first search from `start`, layer by layer: on the dense array
 /// where the encoding is `dense` and nothing asks for a visited set of
-/// keys ([`dense::applies`]), else on the visited set.
+/// keys ([`dense::applies`]), by the tile kernel on small one-blank tile
+/// puzzles ([`tiles::applies`]), else on the visited set.
 pub fn search(e: &mut Engine, start: &State) -> Ending {
     if dense::applies(e) {
         return dense::search(e, start);
+    }
+    if tiles::applies(e) {
+        return tiles::search(e, start);
     }
     search_tagged(e, start, Tags::of(e))
 }

@@ -738,7 +738,7 @@ pub fn search(
 }
 
 /// The positions of the blank's `path` from `start`, as the general moves.
-fn replay(e: &mut Engine, start: &State, path: &[u8]) -> Vec<State> {
+pub(in crate::search) fn replay(e: &mut Engine, start: &State, path: &[u8]) -> Vec<State> {
     let mut positions = vec![start.clone()];
     let mut s = start.clone();
     let mut moves = Vec::new();
