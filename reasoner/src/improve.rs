@@ -56,6 +56,12 @@ pub struct Improvement {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rerun: Option<Rerun>,
     pub elapsed_ms: u64,
+    /// The first solution came from a search the solver proved optimal in
+    /// the improve phase's metric (its `optimal`): nothing is shorter, so
+    /// no step ran (on The Time Machine the bidirectional search's answer
+    /// was re-run for 0.8 s to prove what it had proved).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub first_optimal: bool,
     /// Why the window step failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -98,8 +104,18 @@ pub async fn run(
         quick_rerun: None,
         rerun: None,
         elapsed_ms: 0,
+        first_optimal: false,
         error: None,
     };
+    if first_optimal_in(report) == Some(runner.improve_metric()) {
+        record.status = "unchanged";
+        record.first_optimal = true;
+        if optimal {
+            report.optimal = Some(true);
+        }
+        report.improvement = Some(record);
+        return;
+    }
     let started = Instant::now();
     let quick = seconds_left(budget).map(|s| s.min(QUICK_SECONDS));
     rerun_step(runner, puzzle, report, budget, &mut record, quick).await;
@@ -214,10 +230,20 @@ impl Improvement {
     /// search, bounded one below the length held, either found the shortest
     /// solution or proved that there is none shorter.
     pub fn proved_optimal(&self) -> bool {
-        self.rerun
-            .as_ref()
-            .is_some_and(|r| matches!(r.status, "shorter" | "none_shorter"))
+        self.first_optimal
+            || self
+                .rerun
+                .as_ref()
+                .is_some_and(|r| matches!(r.status, "shorter" | "none_shorter"))
     }
+}
+
+/// The metric in which the attempt that solved the puzzle proved its
+/// solution optimal, if it did.
+fn first_optimal_in(report: &Report) -> Option<crate::params::Metric> {
+    let index = report.solved_by?;
+    let winner = report.attempts.iter().find(|a| a.index == index)?;
+    winner.result.optimal_in
 }
 
 /// A verified solution shorter than the one held replaces it: in the report
@@ -294,6 +320,7 @@ async fn shorten(
         solution: Some(out.solution.clone()),
         error: None,
         position_limit: None,
+        optimal_in: None,
     };
     // Replayed by `solver verify` like every other claimed solution.
     let verified = runner.check_claim(puzzle, claim, 0, Some(kill)).await;

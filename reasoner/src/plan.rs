@@ -872,6 +872,7 @@ mod tests {
             solution: None,
             error: None,
             position_limit: None,
+            optimal_in: None,
         }
     }
 

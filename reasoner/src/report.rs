@@ -259,6 +259,13 @@ impl Report {
             if let Some(r) = &i.rerun {
                 rerun_line(out, "re-run", r);
             }
+            if i.first_optimal {
+                let _ = writeln!(
+                    out,
+                    "  the first solution is optimal (the solver's search proved it in {}): nothing to shorten",
+                    self.metric.name()
+                );
+            }
             let _ = writeln!(out, "  final length from: {}", i.final_by);
         }
         let b = &self.budget;

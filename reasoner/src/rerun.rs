@@ -150,6 +150,7 @@ async fn solve(
         solution: out.solution,
         error: None,
         position_limit: None,
+        optimal_in: None,
     };
     let verified = runner.check_claim(puzzle, claim, TAG, Some(kill)).await;
     if verified.status != RunStatus::Solved {

@@ -103,6 +103,10 @@ pub struct AttemptResult {
     /// puzzle's own case, lowered by the budget. A retained trial keeps it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub position_limit: Option<u64>,
+    /// The metric in which the solver proved the solution optimal (its
+    /// search was optimal there and pruned nothing: the JSON's `optimal`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimal_in: Option<crate::params::Metric>,
 }
 
 impl AttemptResult {
@@ -128,6 +132,7 @@ impl AttemptResult {
             solution: None,
             error: Some(reason.into()),
             position_limit: None,
+            optimal_in: None,
         }
     }
 }
@@ -662,6 +667,7 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         solution: json.solution,
         error: None,
         position_limit: None,
+        optimal_in: json.optimal.then_some(json.params.metric),
     }
 }
 
@@ -731,6 +737,7 @@ mod tests {
             limit: None,
             algorithm_reason: String::new(),
             lower_bound: None,
+            optimal: false,
             params: Default::default(),
             limits: Default::default(),
             solution: None,

@@ -308,6 +308,7 @@ async fn variant_cycle(
         solution: report.solution.clone(),
         error: report.attempts.iter().find_map(|a| a.result.error.clone()),
         position_limit: None,
+        optimal_in: None,
     };
     (summary, winner)
 }

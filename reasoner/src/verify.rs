@@ -144,6 +144,7 @@ mod tests {
             solution: Some(vec!["@ 1,1 R".to_string()]),
             error: None,
             position_limit: None,
+            optimal_in: None,
         }
     }
 

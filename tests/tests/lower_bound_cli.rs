@@ -62,6 +62,8 @@ fn a_stopped_optimal_search_bounds_the_optimum_from_below() {
                 let r: Value = serde_json::from_slice(&out.stdout).unwrap();
                 if r["status"] != "limit_reached" {
                     assert_eq!(r["status"], "solved", "{args:?}: {r}");
+                    assert_eq!(r["optimal"], true, "{args:?}: {r}");
+                    assert_eq!(r[metric], optimum, "{args:?}: {r}");
                     continue;
                 }
                 let bound = r["lower_bound"]
@@ -94,4 +96,52 @@ fn a_stopped_optimal_search_bounds_the_optimum_from_below() {
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["status"], "limit_reached", "{r}");
     assert!(r.get("lower_bound").is_none(), "{r}");
+}
+
+/// A solved search claims `optimal` only where it proved it: an optimal
+/// search without pruning does, in its metric (and says so on its first
+/// line); a weighted or greedy search does not, and neither does an
+/// optimal one with a pruning, which may cut the shortest paths (nor does
+/// it give a lower bound when stopped: before, it gave one).
+#[test]
+fn optimal_is_claimed_only_by_an_optimal_search_without_pruning() {
+    let classic = "puzzles/klotski/classic.txt";
+    let json = |args: &[&str]| -> Value {
+        let out = solver(&[&["solve", classic, "--json"], args].concat());
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let r = json(&["--algorithm", "bfs"]);
+    assert_eq!(
+        (r["steps"].as_u64(), r["optimal"].as_bool()),
+        (Some(116), Some(true)),
+        "{r}"
+    );
+    let r = json(&["--algorithm", "bfws", "--heuristic", "path"]);
+    assert_eq!(r["status"], "solved", "{r}");
+    assert_eq!(r["optimal"], false, "{r}");
+    // Resting-block pruning cuts the shortest paths here: 120 steps.
+    let r = json(&["--algorithm", "bfs", "--resting", "relaxed"]);
+    assert_eq!(r["steps"], 120, "{r}");
+    assert_eq!(r["optimal"], false, "{r}");
+    let r = json(&[
+        "--algorithm",
+        "bfs",
+        "--resting",
+        "relaxed",
+        "--max-positions",
+        "3000",
+    ]);
+    assert_eq!(r["status"], "limit_reached", "{r}");
+    assert!(r.get("lower_bound").is_none(), "{r}");
+    let out = solver(&[
+        "solve",
+        "puzzles/tiles/eight_hardest_a.txt",
+        "--algorithm",
+        "bfs",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("solved in 31 steps, 31 moves (optimal in steps)"),
+        "{text}"
+    );
 }

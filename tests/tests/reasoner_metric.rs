@@ -126,6 +126,33 @@ fn a_case_solved_in_the_asked_metric_is_retrieved_before_an_equal_one() {
     assert_eq!(r["attempts"][0]["case"], "b", "{r}");
 }
 
+/// Where the attempt that solved was an optimal search in the run's metric
+/// (The Time Machine with no case retrieved: the bidirectional search
+/// comes first, since the goal fixes every block), the improve phase runs
+/// nothing: the first solution is the optimum, and under `--optimal` the
+/// report says so.
+#[test]
+fn a_first_solution_proved_optimal_is_not_searched_again() {
+    let args = ["--metric", "moves", "--optimal", "--retrieval", "none"];
+    let r = solve(TIME_MACHINE, "casebase/seed.toml", &real_solver(), &args);
+    assert_eq!(r["status"], "solved", "{r}");
+    assert_eq!(r["moves"], TIME_MACHINE_MOVES, "{r}");
+    assert_eq!(r["optimal"], true, "{r}");
+    let i = &r["improvement"];
+    assert_eq!(i["first_optimal"], true, "{r}");
+    assert_eq!(i["final_by"], "first", "{r}");
+    assert!(
+        i.get("rerun").is_none() && i.get("quick_rerun").is_none(),
+        "{r}"
+    );
+    let winner = r["solved_by"].as_u64().unwrap() as usize;
+    assert_eq!(
+        r["attempts"][winner - 1]["params"]["algorithm"],
+        "bidir",
+        "{r}"
+    );
+}
+
 #[test]
 fn optimal_is_claimed_only_when_the_solver_proved_it() {
     let cb = "casebase/seed.toml";

@@ -86,6 +86,10 @@ pub struct SolveReport {
     /// metric). Absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<u64>,
+    /// With `solved`: the search was optimal (as for `lower_bound`) and
+    /// pruned nothing, so no solution is shorter in `params.metric`.
+    #[serde(default)]
+    pub optimal: bool,
     /// Why `params.algorithm`: asked for (`--algorithm`), or what the solver
     /// weighed when none was given, or under `--optimal`.
     #[serde(default)]

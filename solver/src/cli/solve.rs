@@ -247,6 +247,7 @@ fn make_report(
         key_bits: out.key_bits,
         limit: out.limit.map(|l| l.name().to_string()),
         lower_bound: out.lower_bound,
+        optimal: out.optimal,
         algorithm_reason,
         params: params.clone(),
         limits,
@@ -354,9 +355,13 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
     let name = puzzle.name.as_deref().unwrap_or(&r.puzzle);
     match r.status {
         Status::Solved => outln!(
-            "{name}: solved in {} steps, {} moves",
+            "{name}: solved in {} steps, {} moves{}",
             r.steps.unwrap_or(0),
-            r.moves.unwrap_or(0)
+            r.moves.unwrap_or(0),
+            match r.optimal {
+                true => format!(" (optimal in {})", r.params.metric.name()),
+                false => String::new(),
+            }
         ),
         Status::NoSolution if out.by_parity => outln!(
             "{name}: no solution: the parity of the tiles' permutation differs from that of the blank's distance to its goal cell, and every move flips both (no search needed)"

@@ -286,8 +286,12 @@ impl<'a> Engine<'a> {
     /// within the depth reached (so one more); A* with an admissible
     /// heuristic at weight 1 popped a position of that `f`, never above
     /// the optimum; IDA* (from its own first bound) and NBS have ruled out
-    /// every path below their bound. `None` for the other searches.
+    /// every path below their bound. `None` for the other searches, and
+    /// where a pruning is on: it may drop the shortest paths.
     pub fn proven_lower_bound(&self) -> Option<u64> {
+        if !self.prunings.is_empty() {
+            return None;
+        }
         let bound = self.progress.bound;
         let exact = self.params.weight == 1.0 && self.length_by_estimate;
         match self.params.algorithm {

@@ -68,6 +68,10 @@ pub struct SolveOutput {
     /// the length no solution can be shorter than
     /// ([`Engine::proven_lower_bound`]).
     pub lower_bound: Option<u64>,
+    /// Solved by an optimal search of a one-section puzzle (the searches
+    /// of [`Engine::proven_lower_bound`], no pruning): no solution is
+    /// shorter in the metric.
+    pub optimal: bool,
 }
 
 impl SolveOutput {
@@ -92,6 +96,7 @@ impl SolveOutput {
             elapsed_ms: 0,
             by_parity: false,
             lower_bound: None,
+            optimal: false,
         }
     }
 
@@ -405,6 +410,7 @@ pub fn solve(
         match ending {
             Ending::Found(path) => {
                 out.goals_reached += 1;
+                out.optimal = puzzle.goals.len() == 1 && engine.proven_lower_bound().is_some();
                 out.stats.best_distance = 0;
                 out.stats.best_distance_positions = out.stats.examined;
                 solution.extend(super::path::lines(&mut engine, &path));
