@@ -76,6 +76,7 @@ fn has_type(v: &Value, ty: &str) -> bool {
     match base {
         "string" => v.is_string(),
         "integer" => v.is_u64(),
+        "boolean" => v.is_boolean(),
         "object" => v.is_object(),
         "list of strings" => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
         other => panic!("docs/json-result.md has a type this test does not know: {other}"),
