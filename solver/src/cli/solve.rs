@@ -358,9 +358,11 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
             "{name}: solved in {} steps, {} moves{}",
             r.steps.unwrap_or(0),
             r.moves.unwrap_or(0),
-            match r.optimal {
-                true => format!(" (optimal in {})", r.params.metric.name()),
-                false => String::new(),
+            match (r.optimal, r.lower_bound) {
+                (true, _) => format!(" (optimal in {})", r.params.metric.name()),
+                (false, Some(n)) if n > 0 =>
+                    format!("; the optimum is at least {n} {}", r.params.metric.name()),
+                _ => String::new(),
             }
         ),
         Status::NoSolution if out.by_parity => outln!(

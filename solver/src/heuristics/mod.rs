@@ -36,6 +36,30 @@ pub const REGISTRY: &[Spec] = &[
     path::SPEC,
 ];
 
+/// The largest estimate of `state` among the heuristics admissible under
+/// `params.metric` that build no tables (the pattern databases are built
+/// only for a search that asks for them): no solution from `state` to the
+/// goal of `geometry` is shorter, whatever searched for it.
+pub fn admissible_bound(
+    puzzle: &Puzzle,
+    geometry: &Geometry,
+    params: &SearchParams,
+    state: &State,
+) -> u32 {
+    let context = Context {
+        params,
+        puzzle,
+        geometry,
+        memory: None,
+    };
+    REGISTRY
+        .iter()
+        .filter(|s| s.admissible.under(params.metric) && s.name != pdb::SPEC.name)
+        .map(|s| (s.build)(&context).estimate(state))
+        .max()
+        .unwrap_or(0)
+}
+
 /// Estimates how far a position is from the goal.
 pub trait Heuristic: Send {
     fn name(&self) -> &'static str;

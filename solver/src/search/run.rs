@@ -6,7 +6,7 @@ use crate::encoding::PositionEncoding;
 use crate::heuristics::pdb::BuildDeadline;
 use crate::model::{Position, Puzzle};
 use crate::moves::State;
-use crate::params::{Algorithm, Limits, SearchParams};
+use crate::params::{Algorithm, Limits, Metric, SearchParams};
 use crate::report::Status;
 use crate::solution::SolutionMove;
 use crate::store::VisitedSet;
@@ -118,6 +118,24 @@ impl SolveOutput {
             self.final_position = s.to_position(puzzle);
         }
         self.elapsed_ms = started.elapsed().as_millis() as u64;
+        self
+    }
+
+    /// The lower bound the answer carries, given the admissible
+    /// heuristics' estimate of the start (`None` on a puzzle of several
+    /// goal sections): solved optimally, the length itself; solved
+    /// otherwise, the estimate; stopped, the larger of the estimate and
+    /// what the stopped optimal search proved.
+    fn bounded(mut self, start: Option<u64>, metric: Metric) -> SolveOutput {
+        self.lower_bound = match self.status {
+            Status::Solved if self.optimal => match metric {
+                Metric::Steps => self.steps(),
+                Metric::Moves => self.moves(),
+            },
+            Status::Solved => start,
+            Status::LimitReached => self.lower_bound.max(start),
+            Status::NoSolution => None,
+        };
         self
     }
 
@@ -364,6 +382,9 @@ pub fn solve(
     let mut solution: Vec<SolutionMove> = Vec::new();
     let mut current: Option<State> = None;
     let mut remaining = *limits;
+    // The admissible heuristics' estimate of the start, on a puzzle of one
+    // goal section ([`SolveOutput::bounded`]).
+    let mut start_bound = None;
     for (k, goal) in puzzle.goals.iter().enumerate() {
         // With a share given, the earlier sections' kept sets count against
         // it too (measured at each start they would be in the process's).
@@ -383,6 +404,11 @@ pub fn solve(
             .take()
             .unwrap_or_else(|| start_state(puzzle, &engine));
         describe_section(&mut out, puzzle, &engine, &start, k);
+        if puzzle.goals.len() == 1 {
+            let bound =
+                crate::heuristics::admissible_bound(puzzle, &engine.geometry, params, &start);
+            start_bound = Some(u64::from(bound));
+        }
         let mut ending = match out.by_parity {
             true => Ending::Exhausted,
             false => run_section(&mut engine, goal, &remaining, &locked, &start),
@@ -449,7 +475,8 @@ pub fn solve(
         progress = engine.progress;
     }
     progress.finish();
-    Ok(out.finished(puzzle, solution, current, started))
+    let out = out.finished(puzzle, solution, current, started);
+    Ok(out.bounded(start_bound, params.metric))
 }
 
 /// Pattern-database builds of this search stop at its `--time-limit`
