@@ -278,6 +278,7 @@ pub async fn run(
         let phase = improve::run(&runner, puzzle, &mut report, &config.budget, config.optimal);
         stop.until(phase).await;
     }
+    report.settle_bounds();
     report.budget = BudgetReport {
         first_solution_ms,
         ..config.budget.report()

@@ -110,9 +110,6 @@ pub async fn run(
     if first_optimal_in(report) == Some(runner.improve_metric()) {
         record.status = "unchanged";
         record.first_optimal = true;
-        if optimal {
-            report.optimal = Some(true);
-        }
         report.improvement = Some(record);
         return;
     }
@@ -140,10 +137,6 @@ pub async fn run(
         rerun_step(runner, puzzle, report, budget, &mut record, seconds).await;
     }
     record.elapsed_ms = started.elapsed().as_millis() as u64;
-    if optimal {
-        report.optimal = Some(record.proved_optimal());
-        report.lower_bound = record.lower_bound();
-    }
     report.improvement = Some(record);
 }
 
@@ -240,10 +233,13 @@ impl Improvement {
 
 /// The metric in which the attempt that solved the puzzle proved its
 /// solution optimal, if it did.
-fn first_optimal_in(report: &Report) -> Option<crate::params::Metric> {
+pub fn first_optimal_in(report: &Report) -> Option<crate::params::Metric> {
     let index = report.solved_by?;
     let winner = report.attempts.iter().find(|a| a.index == index)?;
-    winner.result.optimal_in
+    winner
+        .phase
+        .whole_puzzle()
+        .then_some(winner.result.optimal_in)?
 }
 
 /// A verified solution shorter than the one held replaces it: in the report
@@ -321,6 +317,7 @@ async fn shorten(
         error: None,
         position_limit: None,
         optimal_in: None,
+        lower_bound: None,
     };
     // Replayed by `solver verify` like every other claimed solution.
     let verified = runner.check_claim(puzzle, claim, 0, Some(kill)).await;

@@ -105,6 +105,22 @@ impl Phase {
             Phase::Split => "split",
         }
     }
+
+    /// Whether its runs search the puzzle as given, from its start to its
+    /// goal, so that what they prove (a lower bound, an optimal length)
+    /// holds for the puzzle: not a variant, a section of it, a restart from
+    /// a best position or a part of a split.
+    pub fn whole_puzzle(self) -> bool {
+        match self {
+            Phase::Reuse | Phase::General | Phase::Proximity | Phase::Final => true,
+            Phase::Variant
+            | Phase::Subgoals
+            | Phase::Restart
+            | Phase::Park
+            | Phase::SplitPart
+            | Phase::Split => false,
+        }
+    }
 }
 
 /// One attempt to run.
@@ -873,6 +889,7 @@ mod tests {
             error: None,
             position_limit: None,
             optimal_in: None,
+            lower_bound: None,
         }
     }
 

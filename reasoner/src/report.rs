@@ -69,13 +69,15 @@ pub struct Report {
     pub metric: Metric,
     pub steps: Option<u64>,
     pub moves: Option<u64>,
-    /// Under `--optimal`: whether the final length is proven optimal in
-    /// `metric` (the solver's optimal search within the budget found it, or
-    /// proved none shorter); absent without `--optimal`.
+    /// When solved: whether the final length is proven optimal in `metric`
+    /// (the attempt that solved was an optimal search, or the improve
+    /// phase's optimal re-run found it or proved none shorter).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal: Option<bool>,
-    /// Under `--optimal`, when not proven: the length the solver's optimal
-    /// re-run proved no solution is shorter than, if it got that far.
+    /// A length in `metric` no solution is shorter than: the final length
+    /// when proven optimal, else the largest bound any solver run proved
+    /// (each attempt's answer carries one, the heuristics' estimate of the
+    /// start at least, and so does a stopped optimal re-run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<u64>,
     pub solution: Option<Vec<String>>,
@@ -285,6 +287,33 @@ impl Report {
         );
     }
 
+    /// Sets `optimal` (when solved) and `lower_bound` from what the runs
+    /// of the puzzle as given proved in the report's metric: the attempts'
+    /// answers, the improve phase's re-runs, an optimal first solution.
+    pub fn settle_bounds(&mut self) {
+        let metric = self.metric;
+        let proved = self.status == RunStatus::Solved
+            && (self
+                .improvement
+                .as_ref()
+                .is_some_and(|i| i.proved_optimal())
+                || crate::improve::first_optimal_in(self) == Some(metric));
+        if self.status == RunStatus::Solved {
+            self.optimal = Some(proved);
+        }
+        let length = crate::params::length_in(metric, self.steps, self.moves);
+        let attempts = (self.attempts.iter())
+            .filter(|a| a.phase.whole_puzzle())
+            .filter_map(|a| a.result.lower_bound)
+            .filter(|&(m, _)| m == metric)
+            .map(|(_, n)| n);
+        let reruns = self.improvement.as_ref().and_then(|i| i.lower_bound());
+        self.lower_bound = match proved {
+            true => length,
+            false => attempts.chain(reruns).max(),
+        };
+    }
+
     /// The human-readable report: retrieved cases, the attempts, the result.
     pub fn text(&self) -> String {
         let mut out = String::new();
@@ -311,16 +340,11 @@ impl Report {
                 "solved in {} by attempt {}{}",
                 self.lengths(),
                 opt(self.solved_by),
-                match self.optimal {
-                    Some(true) => format!(" (optimal in {})", self.metric.name()),
-                    Some(false) => format!(
-                        " (not proven optimal in {}: the optimal re-run did not finish within the budget{})",
-                        self.metric.name(),
-                        self.lower_bound
-                            .map(|n| format!("; optimum at least {n}"))
-                            .unwrap_or_default()
-                    ),
-                    None => String::new(),
+                match (self.optimal, self.lower_bound) {
+                    (Some(true), _) => format!(" (optimal in {})", self.metric.name()),
+                    (_, Some(n)) if n > 0 =>
+                        format!("; the optimum is at least {n} {}", self.metric.name()),
+                    _ => String::new(),
                 }
             ),
             RunStatus::NoSolution => {

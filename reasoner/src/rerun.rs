@@ -151,6 +151,7 @@ async fn solve(
         error: None,
         position_limit: None,
         optimal_in: None,
+        lower_bound: None,
     };
     let verified = runner.check_claim(puzzle, claim, TAG, Some(kill)).await;
     if verified.status != RunStatus::Solved {

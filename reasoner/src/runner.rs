@@ -107,6 +107,10 @@ pub struct AttemptResult {
     /// search was optimal there and pruned nothing: the JSON's `optimal`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optimal_in: Option<crate::params::Metric>,
+    /// The solver's `lower_bound` and the metric it is in: no solution is
+    /// shorter (the report's `lower_bound` takes the best of them).
+    #[serde(skip)]
+    pub lower_bound: Option<(crate::params::Metric, u64)>,
 }
 
 impl AttemptResult {
@@ -133,6 +137,7 @@ impl AttemptResult {
             error: Some(reason.into()),
             position_limit: None,
             optimal_in: None,
+            lower_bound: None,
         }
     }
 }
@@ -668,6 +673,7 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
         error: None,
         position_limit: None,
         optimal_in: json.optimal.then_some(json.params.metric),
+        lower_bound: json.lower_bound.map(|n| (json.params.metric, n)),
     }
 }
 

@@ -309,6 +309,7 @@ async fn variant_cycle(
         error: report.attempts.iter().find_map(|a| a.result.error.clone()),
         position_limit: None,
         optimal_in: None,
+        lower_bound: None,
     };
     (summary, winner)
 }

@@ -145,6 +145,7 @@ mod tests {
             error: None,
             position_limit: None,
             optimal_in: None,
+            lower_bound: None,
         }
     }
 
