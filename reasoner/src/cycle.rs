@@ -283,6 +283,7 @@ pub async fn run(
         first_solution_ms,
         ..config.budget.report()
     };
+    report.first_solution_s = first_solution_ms.map(|ms| ms as f64 / 1000.0);
     Ok(report)
 }
 
@@ -655,6 +656,7 @@ fn report(
         cutoff_bounds: bounds_summary(&bounds),
         retained: None,
         improvement: None,
+        first_solution_s: None,
         budget: config.budget.report(),
     }
 }

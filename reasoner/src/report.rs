@@ -104,6 +104,11 @@ pub struct Report {
     /// The improve phase: the first and the final solution length (`null`
     /// when it did not run: not solved, or `--no-improve`).
     pub improvement: Option<Improvement>,
+    /// Seconds from the start to the first verified solution (before the
+    /// improve phase); absent when unsolved. `budget.first_solution_ms`
+    /// in seconds, at the top level where a person looks first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_solution_s: Option<f64>,
     /// The whole run's budget and what was used of it.
     pub budget: BudgetReport,
 }

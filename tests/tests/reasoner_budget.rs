@@ -158,6 +158,13 @@ fn improve_shortens_the_first_solution_and_it_replays() {
     // the re-run's time at least.
     let b = &v["budget"];
     let (first, all) = (b["first_solution_ms"].as_u64(), b["elapsed_ms"].as_u64());
+    let seconds = v["first_solution_s"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        (seconds * 1000.0 - first.unwrap() as f64).abs() < 1.0,
+        "{v}"
+    );
     let rerun = r["elapsed_ms"].as_u64().unwrap();
     assert!(first.unwrap() + rerun <= all.unwrap(), "{b}");
     let table = Command::new(end_to_end::reasoner_bin())
