@@ -4,6 +4,10 @@ use clap::Parser;
 
 fn main() {
     tune_allocator();
+    if let Some(hint) = file_for_command() {
+        eprintln!("error: {hint}");
+        std::process::exit(2);
+    }
     let cli = solver::cli::Cli::parse();
     let code = match solver::cli::run(cli) {
         Ok(code) => code,
@@ -21,6 +25,24 @@ fn main() {
         std::process::exit(128 + signal);
     }
     std::process::exit(code);
+}
+
+/// A hint when the first argument names a file rather than a command
+/// (`solver classic.txt`), where clap would only say that the subcommand
+/// is unknown.
+fn file_for_command() -> Option<String> {
+    use clap::CommandFactory;
+    let first = std::env::args_os().nth(1)?;
+    let name = first.to_str()?;
+    let command = solver::cli::Cli::command();
+    let known = command
+        .get_subcommands()
+        .any(|c| c.get_name() == name || c.get_all_aliases().any(|a| a == name));
+    (!known && !name.starts_with('-') && std::path::Path::new(name).is_file()).then(|| {
+        format!(
+            "'{name}' is a file, not a command: to solve the puzzle in it, run `solver solve {name}` (`solver --help` lists the commands: count, show, render, verify...)"
+        )
+    })
 }
 
 /// Under `--max-memory`, has glibc's allocator keep one arena for all

@@ -174,3 +174,22 @@ fn solves_within(flags: &[&str], code: i32, status: &str, limit: &str, rss: u64)
         m.peak_rss / MIB
     );
 }
+
+/// A puzzle file given where the command goes (`solver classic.txt`) gets
+/// a hint naming the command to run, not only clap's "unrecognized
+/// subcommand"; a name that is no file still gets clap's error.
+#[test]
+fn a_file_in_the_command_place_gets_a_hint() {
+    let out = end_to_end::run_solver(&["puzzles/klotski/classic.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is a file, not a command")
+            && err.contains("`solver solve puzzles/klotski/classic.txt`"),
+        "{err}"
+    );
+    let out = end_to_end::run_solver(&["no-such-file.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unrecognized subcommand"), "{err}");
+}
