@@ -96,6 +96,39 @@ fn pattern_databases_hold_max_memory_in_resident_memory() {
     );
 }
 
+/// The tile puzzles' BFS kernel grows a shard by half when it fills: under
+/// `--max-memory` it stops before a growth would pass the limit (it did not
+/// check before inserting at first, a review found), resident memory
+/// within the limit plus the process's own, and not far below it.
+#[test]
+fn the_tile_kernel_holds_max_memory() {
+    for (limit, flag) in [(32u64 << 20, "32M"), (96 << 20, "96M")] {
+        let m = measured(&[
+            "solve",
+            "puzzles/tiles/korf_01.txt",
+            "--algorithm",
+            "bfs",
+            "--max-memory",
+            flag,
+            "--json",
+        ]);
+        assert_eq!(m.code, Some(1), "{m:?}");
+        let r: serde_json::Value = serde_json::from_str(m.stdout.trim()).expect("one JSON result");
+        assert_eq!(r["limit"], "max_memory", "{r}");
+        assert_eq!(r["encoding"], "packed", "{r}");
+        assert!(
+            m.peak_rss <= limit + BASE_RSS,
+            "{flag}: {} bytes resident",
+            m.peak_rss
+        );
+        assert!(
+            m.peak_rss >= limit / 3,
+            "{flag}: stopped at {} bytes",
+            m.peak_rss
+        );
+    }
+}
+
 /// BFWS counted whole lazily mapped novelty tables and every vector's
 /// capacity (3-14 times what it held): under `--max-memory 64M` it now
 /// stops near the limit, neither far below it (it stopped at 18 MB

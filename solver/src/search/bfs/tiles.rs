@@ -88,7 +88,8 @@ const DONE: u64 = 0;
 const NONE: u8 = u8::MAX;
 
 /// Whether a search with these parameters could run here, whatever the
-/// encoding: a BFS in memory with no pruning that hands no visited set on
+/// encoding: a BFS in memory with no pruning and no locked tiles
+/// (`--lock`: the kernel moves every tile) that hands no visited set on
 /// (`--keep-visited`), on a one-blank tile puzzle of at most 16 open cells
 /// whose goal places every tile. `--encoding auto` takes packed keys for
 /// it (`encoding/choice.rs`).
@@ -101,13 +102,15 @@ pub fn may_apply(
     params.algorithm == Algorithm::Bfs
         && params.spill.is_none()
         && !params.keep_visited
+        && params.lock.is_empty()
         && prunings.is_empty()
         && TileBoard::new(puzzle, geometry).is_some_and(|b| b.n <= 16)
 }
 
-/// Whether this BFS runs here: it [`may_apply`], the encoding is packed
-/// (this is a packed key of the same width), and nothing asks for the
-/// visited set afterwards (`--best-out`) or gives positions to avoid.
+/// Whether this BFS runs here: it [`may_apply`], the encoding is packed or
+/// sets (both [`Encoding::Packed`]: the kernel's key is a packed key of
+/// the same width), and nothing asks for the visited set afterwards
+/// (`--best-out`) or gives positions to avoid.
 pub fn applies(e: &Engine) -> bool {
     matches!(e.encoding, Encoding::Packed(_))
         && !e.keep_for_best()
@@ -687,6 +690,25 @@ impl Table {
         });
     }
 
+    /// Bytes the round's insertion could add at most: every shard its
+    /// successors might fill past its limit grows by half, and holds both
+    /// copies meanwhile. Checked against `--max-memory` before inserting,
+    /// as the general BFS does, so that a growth never takes the search
+    /// past the limit.
+    fn growth(&mut self) -> u64 {
+        let mut incoming = [0usize; SHARDS];
+        for lane in self.lanes.iter_mut().map(inner) {
+            for (n, out) in incoming.iter_mut().zip(&lane.out) {
+                *n += out.len();
+            }
+        }
+        let shards = self.shards.iter_mut().map(inner);
+        (shards.zip(incoming))
+            .filter(|(sh, n)| sh.len + n >= sh.limit)
+            .map(|(sh, _)| (sh.slots.len() as f64 * GROWTH) as u64 * 8)
+            .sum()
+    }
+
     /// What the round's insertion stored: new keys, and whether the goal.
     fn stored(&mut self) -> (u64, bool) {
         let shards = self.shards.iter_mut().map(inner);
@@ -768,20 +790,27 @@ fn layers(e: &mut Engine, layout: &Layout, table: &mut Table, crew: &Crew, start
         };
         let mut new = 0;
         loop {
+            // With no parents left to take, the round's scans still run to
+            // the next parent of each shard: where there is none, the cap
+            // fell at the layer's end, which then ends as usual (and the
+            // search as exhausted where no new position came).
             let left = left(e);
-            if left == 0 {
-                return Outcome::End(Ending::Stopped(Limit::Positions));
-            }
             table.share(left);
             table.expand(crew, &round);
             let taken = tally(e, table);
             if taken == 0 && table.scanned() {
                 break;
             }
+            if left == 0 {
+                return Outcome::End(Ending::Stopped(Limit::Positions));
+            }
             layer.parents += taken;
             let bytes = table.bytes();
             if let Some(limit) = e.over_resources(bytes) {
                 return Outcome::End(Ending::Stopped(limit));
+            }
+            if table.growth() > e.memory_left(bytes) {
+                return Outcome::End(Ending::Stopped(Limit::Memory));
             }
             table.insert(crew, &round);
             let (stored, found) = table.stored();
@@ -933,6 +962,40 @@ mod tests {
         let classic = formats::bundled("klotski/classic.txt");
         let e = test_engine(&classic, &params(EncodingKind::Packed, 1), &limits);
         assert!(!applies(&e));
+        // A locked tile: the kernel would move it (a review found the
+        // replay of its solution failing).
+        let eight = formats::bundled("tiles/eight_hardest_a.txt");
+        let locked = SearchParams {
+            lock: vec!['1'],
+            ..params(EncodingKind::Packed, 1)
+        };
+        let e = test_engine(&eight, &locked, &limits);
+        assert!(!applies(&e));
+        assert_eq!(
+            solved(&eight, &locked, None).0,
+            None,
+            "no solution with tile 1 fixed"
+        );
+    }
+
+    /// A position cap that falls exactly at the end of the search leaves a
+    /// complete count, as in the general BFS (the kernel said "stopped" at
+    /// first); one position fewer does not.
+    #[test]
+    fn a_cap_at_the_very_end_leaves_the_count_complete() {
+        let eight = formats::bundled("tiles/eight_hardest_a.txt");
+        let count = |cap| {
+            let limits = Limits {
+                max_positions: Some(cap),
+                ..Limits::default()
+            };
+            let p = params(EncodingKind::Packed, 1);
+            reachable(&eight, &p, &limits, Progress::disabled(), None, false).unwrap()
+        };
+        let full = count(181_440);
+        assert!(full.complete && full.positions == 181_440, "{full:?}");
+        let short = count(181_439);
+        assert!(!short.complete, "{short:?}");
     }
 
     /// Against the general BFS (on rank keys): the same shortest solution

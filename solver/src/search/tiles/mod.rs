@@ -644,12 +644,14 @@ impl Shared {
 }
 
 /// Whether this IDA* runs here: the heuristic is the pattern databases at
-/// weight 1, on a one-blank tile puzzle, with no pruning, no positions to
+/// weight 1, on a one-blank tile puzzle, with no pruning, no locked tile
+/// (the kernel moves every tile), no positions to
 /// avoid and no best positions asked for. The caller builds the tables and
 /// comes back with them ([`search`]).
 pub fn applies(e: &Engine) -> bool {
     e.params.heuristic.name() == "pdb"
         && e.params.weight == 1.0
+        && e.params.lock.is_empty()
         && e.prunings.is_empty()
         && e.forbidden.is_empty()
         && e.best_count == 0
