@@ -30,7 +30,7 @@ use crate::encoding::{self, Encoding, PositionEncoding};
 use crate::geometry::Geometry;
 use crate::model::{Goal, Puzzle};
 use crate::moves::{MoveGenerator, State};
-use crate::params::{Algorithm, Limits, SearchParams};
+use crate::params::{Algorithm, EncodingKind, Limits, SearchParams};
 use crate::pruning::{self, Prunings};
 use crate::store::VisitedSet;
 
@@ -122,6 +122,10 @@ pub struct Engine<'a> {
     /// where nothing shows it (the 15-puzzle's 15 tiles cost 460
     /// instructions a position).
     pub measure_distance: bool,
+    /// What the encoding was chosen for, and what the process held then
+    /// (`None`: measured when needed), for [`Engine::keep_best`].
+    budget: encoding::Budget,
+    held: Option<u64>,
     /// The heuristic's estimate may count against `--max-length`: it is
     /// declared admissible under the metric (under moves `h0` counts cells a
     /// single move may cover, so it is admissible under steps only).
@@ -202,6 +206,7 @@ impl<'a> Engine<'a> {
         // earlier subgoal's tables) counts against --max-memory too, so that
         // the whole process, not only the search's own tables, stays within
         // it ([`search_memory`]).
+        let share = held;
         let held = || held.unwrap_or_else(resident_bytes);
         let mut limits = *limits;
         if let Some(m) = limits.max_memory.as_mut() {
@@ -253,6 +258,8 @@ impl<'a> Engine<'a> {
             goal_enabled: true,
             counts_branching: false,
             measure_distance: true,
+            budget,
+            held: share,
             length_by_estimate: crate::heuristics::lookup(&params.heuristic)
                 .is_some_and(|s| s.admissible.under(params.metric)),
             started,
@@ -267,6 +274,26 @@ impl<'a> Engine<'a> {
         if self.params.keep_visited || self.keep_for_best() {
             self.left_behind = Some((set, recorded));
         }
+    }
+
+    /// Asks for `count` best positions (`--best-out`), which a visited set
+    /// of keys gives: the tile kernel ([`bfs::tiles`]) then stands down,
+    /// and where `--encoding auto` took packed keys for it alone, the
+    /// encoding is chosen again as for the general BFS.
+    pub fn keep_best(&mut self, count: usize) {
+        self.best_count = count;
+        if count == 0 || !self.budget.tiles || self.params.encoding != EncodingKind::Auto {
+            return;
+        }
+        self.budget.tiles = false;
+        let choice = encoding::choose(self.puzzle, &self.moves, self.params.encoding, self.budget);
+        if let (None, Some(guard)) = (self.limits.max_memory, choice.memory_guard) {
+            let held = self.held.unwrap_or_else(resident_bytes);
+            self.limits.max_memory = Some(search_memory(guard, held));
+        }
+        self.encoding = choice.encoding;
+        self.encoding_reason = choice.reason;
+        self.encoding_fallback = choice.fallback;
     }
 
     /// Whether `--best-out` asks for best positions, so that the visited

@@ -300,7 +300,7 @@ impl<'s> Section<'s, '_> {
         remaining: &Limits,
         progress: Progress,
     ) -> Result<Engine<'s>, SearchError> {
-        let engine = Engine::new(
+        let mut engine = Engine::new(
             puzzle,
             self.goal,
             self.params,
@@ -309,8 +309,8 @@ impl<'s> Section<'s, '_> {
             progress,
             self.held,
         );
+        engine.keep_best(self.best);
         let mut engine = checked(engine, self.params)?;
-        engine.best_count = self.best;
         engine.forbidden = self.forbidden;
         Ok(engine)
     }

@@ -978,6 +978,32 @@ mod tests {
         );
     }
 
+    /// `--encoding auto` takes packed keys for the kernel, and chooses
+    /// again as for the general BFS where `--best-out` turns the kernel off
+    /// (a review found the kernel's reason given for the general BFS).
+    #[test]
+    fn auto_takes_packed_keys_for_the_kernel_only_where_it_runs() {
+        let korf = formats::bundled("tiles/korf_01.txt");
+        let limits = Limits {
+            max_memory: Some(64 << 20),
+            ..Limits::default()
+        };
+        let mut e = test_engine(&korf, &params(EncodingKind::Auto, 1), &limits);
+        assert!(applies(&e), "{}", e.encoding_reason);
+        assert!(
+            e.encoding_reason.contains("one word per position"),
+            "{}",
+            e.encoding_reason
+        );
+        e.keep_best(3);
+        assert!(!applies(&e));
+        assert!(
+            !e.encoding_reason.contains("one word per position"),
+            "{}",
+            e.encoding_reason
+        );
+    }
+
     /// A position cap that falls exactly at the end of the search leaves a
     /// complete count, as in the general BFS (the kernel said "stopped" at
     /// first); one position fewer does not.
