@@ -173,3 +173,24 @@ fn a_closed_pipe_ends_quietly_without_a_panic() {
     assert_eq!(out.status.code(), Some(141), "{err}");
     assert!(err.is_empty(), "nothing on stderr for a closed pipe: {err}");
 }
+
+/// A solved puzzle's summary says how to get the moves when no flag asked
+/// for them (issue 49: "solve prints no moves and no hint how to get
+/// them"), and not when one did.
+#[test]
+fn the_summary_says_how_to_get_the_moves() {
+    let hint = "--solution FILE writes them";
+    let out = solver(&["solve", "puzzles/klotski/only_18_steps.txt"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(hint), "{text}");
+    let out = solver(&[
+        "solve",
+        "puzzles/klotski/only_18_steps.txt",
+        "--solution",
+        "-",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains(hint) && text.lines().count() > 30, "{text}");
+    let out = solver(&["solve", "puzzles/klotski/only_18_steps.txt", "--show"]);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(hint));
+}

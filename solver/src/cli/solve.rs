@@ -96,6 +96,10 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
             );
         } else {
             print_summary(puzzle, &report, &out)?;
+            let asked = args.show || args.solution.is_some() || args.render.is_some();
+            if !many && !asked && out.status == Status::Solved {
+                outln!("  moves: --solution FILE writes them (--solution - prints them here), --show prints the board after each, --render play.html plays them");
+            }
         }
         if let (true, Some(frames)) = (args.show, &frames) {
             show_solution(puzzle, frames)?;
