@@ -225,12 +225,7 @@ impl<'a> Engine<'a> {
             tiles: bfs::tiles::may_apply(params, &prunings, puzzle, &geometry),
         };
         let choice = encoding::choose(puzzle, &moves, params.encoding, budget);
-        if let (None, Some(guard)) = (limits.max_memory, choice.memory_guard) {
-            // The encoding counted on the positions to be expected: hold
-            // the search to the memory it was chosen for, less what the
-            // process holds, as for --max-memory.
-            limits.max_memory = Some(search_memory(guard, held()));
-        }
+        hold_to_guard(&mut limits, &choice, held);
         // A limit too far away to represent is no limit (never a panic).
         let deadline = limits
             .time_limit_seconds
@@ -287,10 +282,10 @@ impl<'a> Engine<'a> {
         }
         self.budget.tiles = false;
         let choice = encoding::choose(self.puzzle, &self.moves, self.params.encoding, self.budget);
-        if let (None, Some(guard)) = (self.limits.max_memory, choice.memory_guard) {
-            let held = self.held.unwrap_or_else(resident_bytes);
-            self.limits.max_memory = Some(search_memory(guard, held));
-        }
+        let held = self.held;
+        hold_to_guard(&mut self.limits, &choice, || {
+            held.unwrap_or_else(resident_bytes)
+        });
         self.encoding = choice.encoding;
         self.encoding_reason = choice.reason;
         self.encoding_fallback = choice.fallback;
@@ -473,6 +468,15 @@ impl<'a> Engine<'a> {
     #[inline]
     pub fn is_forbidden(&self, key: &[u64]) -> bool {
         self.forbidden.iter().any(|f| f.get(key).is_some())
+    }
+}
+
+/// Where the encoding `choice` counted on the positions to be expected
+/// and no `--max-memory` was given, holds the search to the memory it was
+/// chosen for, less what the process holds (`held`), as for --max-memory.
+fn hold_to_guard(limits: &mut Limits, choice: &encoding::Choice, held: impl FnOnce() -> u64) {
+    if let (None, Some(guard)) = (limits.max_memory, choice.memory_guard) {
+        limits.max_memory = Some(search_memory(guard, held()));
     }
 }
 

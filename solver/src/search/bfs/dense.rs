@@ -147,18 +147,7 @@ impl Marks {
     /// chunk land all over a large array.
     #[inline]
     fn prefetch(&self, rank: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let word = &self.codes[(rank >> 5) as usize];
-            // SAFETY: prefetching is a hint that cannot fault; the pointer
-            // is to a word of `codes`.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch(word as *const u64 as *const i8, _MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = rank;
+        super::prefetch_word(&self.codes[(rank >> 5) as usize]);
     }
 
     /// Takes expanded ranks off the frontier.

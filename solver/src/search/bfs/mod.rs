@@ -64,6 +64,22 @@ fn add_part(e: &mut Engine, best: Option<(u32, u64)>, examined: u64, generated: 
     e.stats.generated += generated;
 }
 
+/// Asks for the cache line of `word` (a hint that cannot fault): where a
+/// chunk's successors land all over a large array (the dense array's
+/// residues, the tile kernel's slots).
+#[inline(always)]
+fn prefetch_word(word: &u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint that cannot fault; the pointer is to a
+    // live word.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch(word as *const u64 as *const i8, _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
 /// Breadth-first search from `start`, layer by layer: on the dense array
 /// where the encoding is `dense` and nothing asks for a visited set of
 /// keys ([`dense::applies`]), by the tile kernel on small one-blank tile

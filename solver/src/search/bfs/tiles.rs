@@ -365,18 +365,7 @@ impl Shard {
 
     #[inline(always)]
     fn prefetch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let at = &self.slots[self.home(h)];
-            // SAFETY: prefetching is a hint that cannot fault; the pointer
-            // is to a slot of `slots`.
-            unsafe {
-                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch(at as *const u64 as *const i8, _MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
+        super::prefetch_word(&self.slots[self.home(h)]);
     }
 
     /// Stores `word` (a [`slot`]) unless its key is there; true when new.
@@ -384,7 +373,7 @@ impl Shard {
     fn insert(&mut self, word: u64) -> bool {
         let h = word >> 4;
         if self.len == self.limit {
-            self.grow((self.slots.len() as f64 * GROWTH) as usize);
+            self.grow(self.grown());
         }
         let n = self.slots.len();
         let mut i = self.home(h);
@@ -416,6 +405,11 @@ impl Shard {
                 _ => i = (i + 1) % n,
             }
         }
+    }
+
+    /// Slots after a growth by [`GROWTH`], when it fills.
+    fn grown(&self) -> usize {
+        (self.slots.len() as f64 * GROWTH) as usize
     }
 
     /// Moves the slots into a table of `size` slots; the scan starts over
@@ -665,29 +659,17 @@ impl Table {
     /// One round's expansion: every shard's parents, the shards taken in
     /// turn by the crew's threads.
     fn expand(&mut self, crew: &Crew, round: &Round) {
-        let next = AtomicUsize::new(0);
         let (shards, lanes) = (&self.shards, &self.lanes);
-        crew.each(&mut vec![(); crew.size()], |_, _| loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= SHARDS {
-                break;
-            }
-            round.expand(&mut lock(&shards[i]), &mut lock(&lanes[i]));
+        in_turn(crew, |i| {
+            round.expand(&mut lock(&shards[i]), &mut lock(&lanes[i]))
         });
     }
 
     /// One round's insertion: every shard's successors, in turn as above.
     fn insert(&mut self, crew: &Crew, round: &Round) {
         let lanes: Vec<&Lane> = self.lanes.iter_mut().map(|l| &*inner(l)).collect();
-        let next = AtomicUsize::new(0);
         let shards = &self.shards;
-        crew.each(&mut vec![(); crew.size()], |_, _| loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= SHARDS {
-                break;
-            }
-            round.insert(i, &mut lock(&shards[i]), &lanes);
-        });
+        in_turn(crew, |i| round.insert(i, &mut lock(&shards[i]), &lanes));
     }
 
     /// Bytes the round's insertion could add at most: every shard its
@@ -705,7 +687,7 @@ impl Table {
         let shards = self.shards.iter_mut().map(inner);
         (shards.zip(incoming))
             .filter(|(sh, n)| sh.len + n >= sh.limit)
-            .map(|(sh, _)| (sh.slots.len() as f64 * GROWTH) as u64 * 8)
+            .map(|(sh, _)| sh.grown() as u64 * 8)
             .sum()
     }
 
@@ -714,6 +696,19 @@ impl Table {
         let shards = self.shards.iter_mut().map(inner);
         shards.fold((0, false), |(n, f), s| (n + s.new, f || s.found))
     }
+}
+
+/// Runs `work(i)` for every shard index, the crew's threads taking the
+/// indices in turn from a counter.
+fn in_turn(crew: &Crew, work: impl Fn(usize) + Sync) {
+    let next = AtomicUsize::new(0);
+    crew.each(&mut vec![(); crew.size()], |_, _| loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= SHARDS {
+            break;
+        }
+        work(i);
+    });
 }
 
 /// Adds the round's counters to the engine's, in shard order; the parents
