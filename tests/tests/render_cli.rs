@@ -259,8 +259,28 @@ fn bad_render_requests_exit_2_and_say_what_to_do() {
     let sol = sol.to_str().unwrap();
     let korf = dev_puzzles().join("korf_first10.txt");
     let korf = korf.to_str().unwrap();
-    let cases: [(&[&str], &str); 6] = [
-        (&["render", CLASSIC, "-o", "x.html"], "--solution FILE"),
+    let not_wasm = temp("not.wasm");
+    std::fs::write(&not_wasm, "text").unwrap();
+    let not_wasm = not_wasm.to_str().unwrap();
+    let page = temp("x.html");
+    let page = page.to_str().unwrap();
+    let cases: [(&[&str], &str); 8] = [
+        (&["render", CLASSIC, "-o", "x.gif"], "--solution FILE"),
+        (
+            &[
+                "render",
+                CLASSIC,
+                "-o",
+                page,
+                "--web-module",
+                "/nonexistent.wasm",
+            ],
+            "--web-module /nonexistent.wasm: cannot read it",
+        ),
+        (
+            &["render", CLASSIC, "-o", page, "--web-module", not_wasm],
+            "not a WebAssembly module",
+        ),
         (&["render", CLASSIC, "-o", "x.bmp"], ".svg or .png"),
         (&["render", CLASSIC, "--solution", sol], "not legal: move 1"),
         (
@@ -286,6 +306,7 @@ fn bad_render_requests_exit_2_and_say_what_to_do() {
         );
         assert!(out.stdout.is_empty(), "{args:?} printed a picture anyway");
     }
+    assert!(!Path::new(page).exists(), "a refused page is not written");
     let out = solver(&["solve", CLASSIC, "--render", "x.txt"]);
     assert_eq!(
         out.status.code(),
@@ -311,4 +332,50 @@ fn the_readme_picture_and_player_are_current() {
     assert_eq!(data["solved"], true);
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
     assert!(readme.contains("(docs/classic.svg)") && readme.contains("(docs/classic-player.html)"));
+}
+
+/// A page without a solution is the puzzle to play: its start alone, the
+/// puzzle's native text for the solver inside, and the module given with
+/// `--web-module` carried inline as base64 (`off`: none, and the page says
+/// it plays solutions only).
+#[test]
+fn a_page_without_a_solution_carries_the_puzzle_and_the_module() {
+    let (page, module) = (temp("play.html"), temp("tiny.wasm"));
+    // The smallest WebAssembly module: its magic and version.
+    std::fs::write(&module, b"\0asm\x01\0\0\0").unwrap();
+    let out = solver(&[
+        "render",
+        CLASSIC,
+        "-o",
+        page.to_str().unwrap(),
+        "--web-module",
+        module.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let data = player_data(&std::fs::read_to_string(&page).unwrap());
+    assert_eq!(
+        data["frames"].as_array().unwrap().len(),
+        1,
+        "the start alone"
+    );
+    assert_eq!(data["moves"], serde_json::json!([]));
+    assert_eq!(data["module"], "AGFzbQEAAAA=");
+    let text = data["puzzle"].as_str().unwrap();
+    assert!(text.contains("#v@@v#"), "the puzzle's native text: {text}");
+
+    let out = solver(&[
+        "render",
+        CLASSIC,
+        "-o",
+        page.to_str().unwrap(),
+        "--web-module",
+        "off",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(player_data(&html)["module"], serde_json::Value::Null);
+    assert!(
+        html.contains("plays the solution only"),
+        "the page says what it lacks"
+    );
 }

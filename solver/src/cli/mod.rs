@@ -30,6 +30,7 @@ pub mod show;
 pub mod solve;
 pub mod variant;
 pub mod verify;
+pub mod web_module;
 
 /// Sliding-block puzzle solver.
 #[derive(Parser, Debug)]
@@ -57,7 +58,7 @@ pub enum Command {
     Improve(improve::ImproveArgs),
     /// Extract the case-based reasoner's features (exit 0 success, 2 bad input; nothing on stdout on failure).
     Features(features::FeaturesArgs),
-    /// Draw a puzzle (.svg, .png) or play a solution (.html player, .gif animation).
+    /// Draw a puzzle (.svg, .png), a page to play it and its solution (.html), or a solution's animation (.gif).
     Render(render::RenderArgs),
     /// Build pattern databases ahead of a search, or print their patterns, sizes and mean values.
     Pdb(pdb::PdbArgs),

@@ -1,7 +1,9 @@
 //! `solver render PUZZLE [--solution FILE] [-o OUT]`: a picture of a puzzle
-//! (`.svg`, `.png`) or of a solution (`.html` player, `.gif` animation), the
-//! kind chosen by OUT's extension. Without `-o` the SVG goes to standard
-//! output, or the player when a solution is given without `--move`.
+//! (`.svg`, `.png`), a page that plays it and its solution (`.html`: by
+//! hand with hints when the solver's WebAssembly module is found, see
+//! [`super::web_module`]), or a solution's animation (`.gif`), the kind
+//! chosen by OUT's extension. Without `-o` the SVG goes to standard output,
+//! or the page when a solution is given without `--move`.
 //! Exit 0 written, 2 bad input.
 
 use clap::Args;
@@ -19,9 +21,12 @@ pub struct RenderArgs {
     /// Solution to show (`ID ROW,COL STEPS` per line, as `solve --solution` writes), or `-` for standard input.
     #[arg(long, value_name = "FILE")]
     pub solution: Option<String>,
-    /// Output: .svg or .png (a picture), .html (a solution player), .gif (an animation).
+    /// Output: .svg or .png (a picture), .html (a page to play the puzzle and the solution), .gif (an animation).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<String>,
+    /// For .html: the solver compiled to WebAssembly, for play and hints in the page (`off`: none; default: $SBP_WEB_MODULE, else found beside the solver).
+    #[arg(long, value_name = "FILE")]
+    pub web_module: Option<String>,
     /// For .svg/.png: draw the position after N moves of the solution (default 0, the start).
     #[arg(long = "move", value_name = "N")]
     pub at: Option<usize>,
@@ -56,41 +61,48 @@ pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
         None => Kind::Svg,
     };
     let title = puzzle.name.clone().unwrap_or_else(|| file.clone());
-    let bytes = draw(&puzzle, moves.as_deref(), kind, args.at, &title)?;
+    let bytes = draw(
+        &puzzle,
+        moves.as_deref(),
+        kind,
+        (args.at, args.web_module.as_deref()),
+        &title,
+    )?;
     write_output("--output", args.output.as_deref(), &bytes)?;
     Ok(0)
 }
 
 /// The picture's bytes: the solution (if any) replayed by the verifier, then
-/// drawn as `kind`; `at` picks the frame of a still picture.
+/// drawn as `kind`; `at` picks the frame of a still picture, `module` the
+/// page's WebAssembly module (`--web-module`).
 pub fn draw(
     puzzle: &Puzzle,
     moves: Option<&[SolutionMove]>,
     kind: Kind,
-    at: Option<usize>,
+    (at, module): (Option<usize>, Option<&str>),
     title: &str,
 ) -> Result<Vec<u8>, Failure> {
     let frames = match moves {
         Some(moves) => Frames::replay(puzzle, moves).map_err(Failure::input)?,
         None if kind.needs_solution() => {
             return Err(Failure::input(
-                "a player (.html) or an animation (.gif) shows a solution: pass --solution FILE \
-                 (write one with `solver solve PUZZLE --solution FILE`), or draw the puzzle as .svg or .png",
+                "an animation (.gif) shows a solution: pass --solution FILE \
+                 (write one with `solver solve PUZZLE --solution FILE`), or draw the puzzle as .svg, .png or .html",
             ))
         }
         None => Frames::start(puzzle),
     };
-    draw_frames(puzzle, &frames, kind, at, title)
+    draw_frames(puzzle, &frames, kind, (at, module), title)
 }
 
 /// The picture's bytes for frames already replayed (`solve` replays its
 /// solution once and shares the frames with `--show`); `at` picks the frame
-/// of a still picture.
+/// of a still picture, `module` the page's WebAssembly module.
 pub fn draw_frames(
     puzzle: &Puzzle,
     frames: &Frames,
     kind: Kind,
-    at: Option<usize>,
+    (at, module): (Option<usize>, Option<&str>),
     title: &str,
 ) -> Result<Vec<u8>, Failure> {
     let at = at.unwrap_or(0);
@@ -107,7 +119,11 @@ pub fn draw_frames(
             frames.anchors.len()
         );
     }
-    render::draw(puzzle, frames, kind, at, title).map_err(|m| Failure {
+    let module = match kind {
+        Kind::Html => super::web_module::find(module)?,
+        _ => None,
+    };
+    render::draw(puzzle, frames, kind, at, title, module.as_deref()).map_err(|m| Failure {
         message: m,
         code: 3,
     })

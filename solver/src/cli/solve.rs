@@ -295,7 +295,7 @@ fn render_solution(
     };
     let kind = Kind::of_path(path).map_err(Failure::input)?;
     let title = puzzle.name.clone().unwrap_or_else(|| file.to_string());
-    let bytes = draw_frames(puzzle, frames, kind, None, &title)?;
+    let bytes = draw_frames(puzzle, frames, kind, (None, None), &title)?;
     write_file("--render", path, &bytes)
 }
 

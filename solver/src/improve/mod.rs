@@ -17,8 +17,9 @@
 pub mod optimal;
 mod shortcut;
 
+use crate::clock::Instant;
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::encoding::PositionEncoding;
 use crate::model::Puzzle;

@@ -8,8 +8,8 @@
 //! their parent's index (no allocation per position); the path is decoded
 //! only for the winning hit.
 
+use crate::clock::Instant;
 use std::collections::HashMap;
-use std::time::Instant;
 
 use crate::encoding::PositionEncoding;
 use crate::moves::State;

@@ -219,6 +219,7 @@ impl SpaceMasks {
 /// the 14 after the first 16 of a 30-cell board made the small boards'
 /// step check (`edges`) slower than the cell looks it replaced.
 #[inline]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
 pub(super) fn free_mask(chunk: &[u16]) -> u64 {
     let mut free = 0u64;
     let mut j = 0;

@@ -1,12 +1,15 @@
 //! Pictures of puzzles and their solutions, for people rather than programs:
-//! an SVG of the board ([`svg`]), a PNG of it ([`raster`]), and for a
-//! solution a self-contained HTML player ([`player`]) or an animated GIF.
+//! an SVG of the board ([`svg`]), a PNG of it ([`raster`]), a self-contained
+//! HTML page ([`player`]) that plays a solution and, with the solver's
+//! WebAssembly module, lets a person play and edit the puzzle with hints,
+//! and for a solution an animated GIF.
 //! The positions come from the verifier's replay ([`frames`]); the output
 //! kind from the file name's extension.
 
 pub mod frames;
 pub mod palette;
 pub mod player;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod raster;
 pub mod svg;
 
@@ -21,7 +24,7 @@ pub enum Kind {
     Svg,
     /// `.png`: the same, rasterised.
     Png,
-    /// `.html`: the solution player.
+    /// `.html`: the page that plays a solution, or the puzzle by hand.
     Html,
     /// `.gif`: the solution animated.
     Gif,
@@ -45,28 +48,34 @@ impl Kind {
         }
     }
 
-    /// True for the kinds that show a solution move by move.
+    /// True for the kinds that cannot be drawn without a solution.
     pub fn needs_solution(self) -> bool {
-        matches!(self, Kind::Html | Kind::Gif)
+        matches!(self, Kind::Gif)
     }
 }
 
 /// The file's bytes: `frames` is the start alone or a replayed solution;
-/// a still picture (SVG, PNG) shows frame `at` (`at < frames.anchors.len()`).
+/// a still picture (SVG, PNG) shows frame `at` (`at < frames.anchors.len()`);
+/// a page carries `module`, the solver compiled to WebAssembly, when given.
 pub fn draw(
     puzzle: &Puzzle,
     frames: &Frames,
     kind: Kind,
     at: usize,
     title: &str,
+    module: Option<&[u8]>,
 ) -> Result<Vec<u8>, String> {
     match kind {
         Kind::Svg => {
             let style = svg::Style::of(puzzle);
             Ok(svg::document(puzzle, &style, &frames.anchors[at]).into_bytes())
         }
+        #[cfg(not(target_arch = "wasm32"))]
         Kind::Png => raster::png(puzzle, &frames.anchors[at]),
-        Kind::Html => Ok(player::page(puzzle, frames, title).into_bytes()),
+        Kind::Html => Ok(player::page(puzzle, frames, title, module).into_bytes()),
+        #[cfg(not(target_arch = "wasm32"))]
         Kind::Gif => raster::gif(puzzle, frames),
+        #[cfg(target_arch = "wasm32")]
+        Kind::Png | Kind::Gif => Err("the browser build draws SVG only".to_string()),
     }
 }

@@ -4,8 +4,8 @@
 //! back through the visited set, so that the reasoner can restart from them
 //! and concatenate the paths into one solution.
 
+use crate::clock::Instant;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
 use super::path::{lines, walk_back, Recorded};
 use super::Engine;

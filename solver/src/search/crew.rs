@@ -9,6 +9,7 @@
 //! part between two steps is shorter) and then parks until the next job, so
 //! a crew idle for long, or on a loaded machine, takes no CPU.
 
+use crate::clock::Instant;
 use std::any::Any;
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -16,7 +17,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle, Thread};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a helper spins for the next job before it parks.
 const SPIN: Duration = Duration::from_micros(200);

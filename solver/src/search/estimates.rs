@@ -18,7 +18,8 @@
 //! come. A heuristic with tables (pattern databases) stays on one thread: a
 //! copy per thread would multiply its memory.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 use super::crew::Crew;
 use super::Engine;

@@ -19,12 +19,13 @@ pub mod path;
 pub mod pick;
 mod progress;
 pub mod run;
+#[cfg_attr(target_arch = "wasm32", path = "spill_off.rs")]
 pub mod spill;
 #[cfg(test)]
 pub(crate) mod test_boxes;
 mod tiles;
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use crate::encoding::{self, Encoding, PositionEncoding};
 use crate::geometry::Geometry;

@@ -6,9 +6,12 @@
 //! and clears the bar at a bounded rate and formats rates and durations,
 //! which a hand-written `\r` line did worse.
 
+use crate::clock::Instant;
 use std::io::IsTerminal;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+#[cfg(target_arch = "wasm32")]
+use crate::page::indicatif;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::Stats;

@@ -108,7 +108,7 @@ impl SolveOutput {
         puzzle: &Puzzle,
         solution: Vec<SolutionMove>,
         current: Option<State>,
-        started: std::time::Instant,
+        started: crate::clock::Instant,
     ) -> SolveOutput {
         if self.stats.best_distance == u32::MAX {
             self.stats.best_distance = self.start_distance;
@@ -252,7 +252,7 @@ fn check_bidir(engine: &Engine, params: &SearchParams) -> Result<(), SearchError
 fn spend(
     remaining: &mut Limits,
     limits: &Limits,
-    started: std::time::Instant,
+    started: crate::clock::Instant,
     (examined, ending): (u64, &Ending),
 ) {
     let length = match ending {
@@ -322,7 +322,7 @@ impl<'s> Section<'s, '_> {
 fn charge(
     out: &mut SolveOutput,
     remaining: &mut Limits,
-    (limits, started): (&Limits, std::time::Instant),
+    (limits, started): (&Limits, crate::clock::Instant),
     engine: &Engine,
     ending: &Ending,
 ) {
@@ -374,7 +374,7 @@ pub fn solve(
     if params.algorithm.fluid() {
         super::fluid::check(puzzle, params, limits, &locked)?;
     }
-    let started = std::time::Instant::now();
+    let started = crate::clock::Instant::now();
     let _builds_stop = build_deadline(limits, started);
     let mut progress = options.progress;
     let mut kept: Vec<VisitedSet> = Vec::new();
@@ -481,7 +481,7 @@ pub fn solve(
 
 /// Pattern-database builds of this search stop at its `--time-limit`
 /// (counted from `started`), until the value is dropped.
-fn build_deadline(limits: &Limits, started: std::time::Instant) -> BuildDeadline {
+fn build_deadline(limits: &Limits, started: crate::clock::Instant) -> BuildDeadline {
     let deadline = limits
         .time_limit_seconds
         .and_then(|s| started.checked_add(std::time::Duration::try_from_secs_f64(s).ok()?));

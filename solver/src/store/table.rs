@@ -76,6 +76,7 @@ const CHUNK_KEYS: usize = 1 << 10;
 /// slot (see [`KeyTable::prefetch`]); narrower ones share cache lines with
 /// the records just written, and the prefetch only cost instructions
 /// (American Pie's 20-byte records: 2-4% slower).
+#[cfg(target_arch = "x86_64")]
 const PREFETCH_RECORD_BYTES: usize = 32;
 
 /// Bytes of a wide table's slot: 32 hash bits, then the key's index plus

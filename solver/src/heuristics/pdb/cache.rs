@@ -12,7 +12,10 @@
 //! opened without blocking and not read: the table is rebuilt (a FIFO there
 //! hung `--heuristic pdb` on its open).
 
-use std::io::{Read, Write};
+use std::io::Read;
+#[cfg(not(target_arch = "wasm32"))]
+use std::io::Write;
+#[cfg(not(target_arch = "wasm32"))]
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -89,11 +92,11 @@ pub fn load_body(dir: &Path, key: &str) -> Option<Vec<u8>> {
 /// regular file; a name held by anything else is reported on stderr.
 fn open_regular(dir: &Path, key: &str) -> Option<std::fs::File> {
     let path = path(dir, key);
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(&path)
-        .ok()?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(not(target_arch = "wasm32"))]
+    options.custom_flags(libc::O_NONBLOCK);
+    let file = options.open(&path).ok()?;
     if !file.metadata().ok()?.is_file() {
         eprintln!(
             "warning: {} is not a regular file: the pattern database is built instead \
@@ -156,6 +159,14 @@ fn read_block(file: &mut std::fs::File, max: u64) -> Option<Vec<u8>> {
 }
 
 /// Stores `table` under `key` in `dir` (created if missing), atomically.
+/// The browser build has no files: it refuses.
+#[cfg(target_arch = "wasm32")]
+pub fn store(_dir: &Path, _key: &str, _table: &[u8]) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
+/// Stores `table` under `key` in `dir` (created if missing), atomically.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn store(dir: &Path, key: &str, table: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;

@@ -14,8 +14,10 @@ pub mod cache;
 pub mod patterns;
 pub mod tiles;
 
+use crate::clock::Instant;
+#[cfg(target_arch = "wasm32")]
+use crate::page::indicatif;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use super::manhattan::ManhattanLinearConflict;
 use super::{Admissible, Context, Heuristic, Opt, Spec};

@@ -2,7 +2,7 @@
 //! parents, generates their moves and encodes the successors into a
 //! [`Batch`] of keys with their hashes, ready for insertion.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use crate::encoding::{Encoding, PositionEncoding};
 use crate::geometry::Geometry;

@@ -9,9 +9,9 @@
 //! emit very many (every way to share a split region's units among its
 //! pieces).
 
+use crate::clock::Instant;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
 use super::model::Fluid;
 use super::novelty::Novelty;

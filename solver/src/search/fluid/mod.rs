@@ -337,7 +337,7 @@ a
             time_limit_seconds: Some(0.2),
             ..Limits::default()
         };
-        let started = std::time::Instant::now();
+        let started = crate::clock::Instant::now();
         let out = solve_quietly(&puzzle, &params, &limits, 0).unwrap();
         assert_eq!(out.status, Status::LimitReached);
         assert_eq!(out.limit, Some(crate::search::Limit::Time));

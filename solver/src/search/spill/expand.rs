@@ -5,9 +5,9 @@
 //! while searching for a goal (the solution is walked back through them) and
 //! only the last two while counting.
 
+use crate::clock::Instant;
 use std::io;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use super::dir::SpillDir;
 use super::merge::merge_layer;

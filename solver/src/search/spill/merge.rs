@@ -76,7 +76,7 @@ pub fn merge_layer(
     older: Vec<KeyReader>,
     out: &mut KeyWriter,
     words: usize,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::clock::Instant>,
 ) -> io::Result<u64> {
     let mut heads = runs
         .into_iter()
@@ -96,7 +96,7 @@ pub fn merge_layer(
         read += 1;
         if read.is_multiple_of(CHECK_EVERY) {
             super::interrupt::check()?;
-            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            if deadline.is_some_and(|d| crate::clock::Instant::now() >= d) {
                 return Err(io::Error::other(DeadlinePassed));
             }
         }
@@ -186,7 +186,7 @@ mod tests {
             let mut out = KeyWriter::create(&dir.path().join("out"), 3).unwrap();
             merge_layer(runs, Vec::new(), &mut out, 1, deadline)
         };
-        let past = std::time::Instant::now();
+        let past = crate::clock::Instant::now();
         let err = merge(Some(past)).unwrap_err();
         assert!(DeadlinePassed::is(&err), "{err}");
         assert_eq!(merge(None).unwrap(), keys.len() as u64);

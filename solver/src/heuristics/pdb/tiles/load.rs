@@ -7,9 +7,11 @@
 //! time limit) is dropped, and so are the builds after it: the tables
 //! finished still add up to an admissible estimate.
 
+use crate::clock::Instant;
+#[cfg(target_arch = "wasm32")]
+use crate::page::indicatif;
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use super::additive::TileTable;
 use super::index::PatternIndex;
