@@ -19,9 +19,9 @@ fn main() {
             failure.code
         }
     };
-    // SIGINT or SIGTERM stopped a spilled search (which removed its folder):
-    // the exit code a shell gives a process the signal ended.
-    if let Some(signal) = solver::search::spill::interrupted() {
+    // SIGINT or SIGTERM stopped the command (after its summary): the exit
+    // code a shell gives a process the signal ended.
+    if let Some(signal) = solver::search::interrupted() {
         std::process::exit(128 + signal);
     }
     std::process::exit(code);

@@ -316,6 +316,37 @@ fn a_dash_writes_to_standard_output() {
         .count();
     assert_eq!(moves, 99, "{text}");
     assert!(!stray.exists(), "a file named - was written");
+
+    // Every writer takes `-`: what it writes appears on standard output (a
+    // picture written there is the SVG, or the page for a solution).
+    let dir = temp_dir("dash");
+    let fixture = fixture(&dir);
+    for w in writers() {
+        let out = run(&(w.args)("-", &fixture));
+        assert_eq!(
+            out.status.code(),
+            Some(w.ok),
+            "{}: {}",
+            w.name,
+            stderr(&out)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let expected = match w.name {
+            n if n.starts_with("solve --render") || n.ends_with("html") || n.ends_with("gif") => {
+                "<!DOCTYPE html>"
+            }
+            n if n.starts_with("render") => "<svg",
+            n if n.contains("best-out") => "\"distance\"",
+            n if n.contains("solution") || n.starts_with("improve") => " 1,",
+            _ => "!",
+        };
+        assert!(
+            text.contains(expected),
+            "{}: no {expected:?} on stdout:\n{text}",
+            w.name
+        );
+        assert!(!stray.exists(), "{}: a file named - was written", w.name);
+    }
 }
 
 /// Two outputs naming one file, directly or through a symlink, are refused

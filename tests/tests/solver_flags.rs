@@ -193,3 +193,38 @@ fn a_file_in_the_command_place_gets_a_hint() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unrecognized subcommand"), "{err}");
 }
+
+/// Shell completions and the man page come from the parser's own
+/// definitions: every command is in them, bash accepts the script, and the
+/// man page has each command's options.
+#[test]
+fn completions_and_the_man_page_name_every_command() {
+    let commands = ["show", "solve", "count", "render", "verify", "improve", "generate", "man"];
+    let bash = solver(&["completions", "bash"]);
+    assert!(bash.status.success());
+    let script = String::from_utf8(bash.stdout).unwrap();
+    for c in commands {
+        assert!(script.contains(&format!("solver,{c})")), "bash: no {c}");
+    }
+    assert!(script.contains("--max-positions") && script.contains("--web-module"));
+    let check = Command::new("bash")
+        .args(["-n", "-c", &script])
+        .output()
+        .expect("bash runs");
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    for shell in ["zsh", "fish"] {
+        let out = solver(&["completions", shell]);
+        assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("solve"));
+    }
+    let bad = solver(&["completions", "tcsh"]);
+    assert_eq!(bad.status.code(), Some(2));
+
+    let man = solver(&["man"]);
+    assert!(man.status.success());
+    let page = String::from_utf8(man.stdout).unwrap();
+    assert!(page.contains(".TH solver 1"), "a man page of section 1");
+    for c in commands {
+        assert!(page.contains(&format!(".SH \"SOLVER {}\"", c.to_uppercase())), "man: no {c}");
+    }
+    assert!(page.contains("\\-\\-max\\-positions"), "the options of solve");
+}

@@ -84,7 +84,8 @@ fn print(args: &CountArgs, p: &Puzzle, c: &Count) -> Result<(), Failure> {
         outln!(
             "{name}: at least {} reachable positions; stopped by {}",
             c.positions,
-            c.limit.map_or("a limit", |l| l.name())
+            c.limit
+                .map_or("a limit", |l| crate::search::limit_said(l.name()))
         );
     }
     Ok(())

@@ -98,10 +98,10 @@ pub fn run(args: &ImproveArgs) -> Result<i32, Failure> {
             report.shortcuts,
             report.positions_examined,
             report.elapsed_ms,
-            if report.limit_reached {
-                ", stopped by --time-limit or --max-total"
-            } else {
-                ""
+            match (report.limit_reached, crate::search::interrupted()) {
+                (true, Some(_)) => ", stopped by Ctrl-C: the best so far",
+                (true, None) => ", stopped by --time-limit or --max-total",
+                _ => "",
             }
         );
         if args.output.is_none() {

@@ -26,6 +26,7 @@ pub mod prunings;
 pub mod ranged;
 pub mod render;
 pub mod search_args;
+pub mod shell;
 pub mod show;
 pub mod solve;
 pub mod variant;
@@ -70,6 +71,10 @@ pub enum Command {
     Prunings(output::ListArgs),
     /// Random puzzles of a family, kept when BFS says they meet a difficulty target (native collection).
     Generate(generate::GenerateArgs),
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell.
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff): `solver man > ~/.local/share/man/man1/solver.1`.
+    Man(shell::ManArgs),
 }
 
 /// Where a puzzle comes from: shared by every subcommand that reads one.
@@ -148,14 +153,20 @@ impl Failure {
 
 /// Runs a parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> Result<i32, Failure> {
+    // Ctrl-C during a search asks it to stop: it ends with its summary and
+    // what it has, then the binary exits 130 (`search::interrupt`).
+    let stoppable = |run: &dyn Fn() -> Result<i32, Failure>| {
+        let _signals = crate::search::interrupt::Guard::new();
+        run()
+    };
     match cli.command {
         Command::Show(args) => show::run(&args),
-        Command::Solve(args) => solve::run(&args),
+        Command::Solve(args) => stoppable(&|| solve::run(&args)),
         Command::Bench(args) => bench::run(&args),
-        Command::Count(args) => count::run(&args),
+        Command::Count(args) => stoppable(&|| count::run(&args)),
         Command::Import(args) => import::run(&args),
         Command::Verify(args) => verify::run(&args),
-        Command::Improve(args) => improve::run(&args),
+        Command::Improve(args) => stoppable(&|| improve::run(&args)),
         Command::Features(args) => features::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Pdb(args) => pdb::run(&args),
@@ -163,6 +174,8 @@ pub fn run(cli: Cli) -> Result<i32, Failure> {
         Command::Variant(args) => variant::run(&args),
         Command::Prunings(args) => prunings::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::Completions(args) => shell::completions(&args),
+        Command::Man(args) => shell::man(&args),
     }
 }
 

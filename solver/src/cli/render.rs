@@ -2,8 +2,8 @@
 //! (`.svg`, `.png`), a page that plays it and its solution (`.html`: by
 //! hand with hints when the solver's WebAssembly module is found, see
 //! [`super::web_module`]), or a solution's animation (`.gif`), the kind
-//! chosen by OUT's extension. Without `-o` the SVG goes to standard output,
-//! or the page when a solution is given without `--move`.
+//! chosen by OUT's extension. Without `-o` (or with `-o -`) the SVG goes to
+//! standard output, or the page when a solution is given without `--move`.
 //! Exit 0 written, 2 bad input.
 
 use clap::Args;
@@ -55,11 +55,8 @@ pub fn run(args: &RenderArgs) -> Result<i32, Failure> {
         }
         None => None,
     };
-    let kind = match &args.output {
-        Some(path) => Kind::of_path(path).map_err(Failure::input)?,
-        None if moves.is_some() && args.at.is_none() => Kind::Html,
-        None => Kind::Svg,
-    };
+    let shows_solution = moves.is_some() && args.at.is_none();
+    let kind = Kind::for_output(args.output.as_deref(), shows_solution).map_err(Failure::input)?;
     let title = puzzle.name.clone().unwrap_or_else(|| file.clone());
     let bytes = draw(
         &puzzle,

@@ -76,7 +76,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
         ));
     }
     if let Some(out) = &args.render {
-        Kind::of_path(out).map_err(Failure::input)?;
+        Kind::for_output(Some(out), true).map_err(Failure::input)?;
     }
     let jobs = args.jobs.for_collection(puzzles.len(), asked.threads);
     let (limits, held) = jobs::shared(limits, jobs);
@@ -293,7 +293,7 @@ fn render_solution(
         eprintln!("note: no solution was found, so nothing is drawn to {path}");
         return Ok(());
     };
-    let kind = Kind::of_path(path).map_err(Failure::input)?;
+    let kind = Kind::for_output(Some(path), true).map_err(Failure::input)?;
     let title = puzzle.name.clone().unwrap_or_else(|| file.to_string());
     let bytes = draw_frames(puzzle, frames, kind, (None, None), &title)?;
     write_file("--render", path, &bytes)
@@ -378,7 +378,7 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
         ),
         Status::LimitReached => outln!(
             "{name}: stopped by {} before a solution; best master distance {} of {} (first reached after {} positions){}",
-            r.limit.as_deref().unwrap_or("a limit"),
+            crate::search::limit_said(r.limit.as_deref().unwrap_or("a limit")),
             r.best_distance,
             r.start_distance,
             r.best_distance_positions,

@@ -85,7 +85,11 @@ pub fn search(
             if examined >= bounds.max_positions {
                 break 'layers;
             }
-            if examined % 64 == 63 && bounds.deadline.is_some_and(|d| Instant::now() >= d) {
+            let stop = || {
+                bounds.deadline.is_some_and(|d| Instant::now() >= d)
+                    || crate::search::interrupted().is_some()
+            };
+            if examined % 64 == 63 && stop() {
                 out_of_time = true;
                 break 'layers;
             }

@@ -48,6 +48,17 @@ impl Kind {
         }
     }
 
+    /// The kind for an output: a file by its extension; standard output
+    /// (no file, or `-`) the page when a solution is shown move by move,
+    /// else the SVG.
+    pub fn for_output(path: Option<&str>, shows_solution: bool) -> Result<Kind, String> {
+        match path {
+            Some(path) if path != "-" => Kind::of_path(path),
+            _ if shows_solution => Ok(Kind::Html),
+            _ => Ok(Kind::Svg),
+        }
+    }
+
     /// True for the kinds that cannot be drawn without a solution.
     pub fn needs_solution(self) -> bool {
         matches!(self, Kind::Gif)

@@ -13,6 +13,8 @@ mod error;
 mod estimates;
 pub mod fluid;
 mod ida;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod interrupt;
 mod nbs;
 mod parity;
 pub mod path;
@@ -46,6 +48,8 @@ pub enum Limit {
     Positions,
     Memory,
     Time,
+    /// SIGINT or SIGTERM asked the process to stop ([`interrupted`]).
+    Interrupted,
 }
 
 impl Limit {
@@ -54,8 +58,27 @@ impl Limit {
             Limit::Positions => "max_positions",
             Limit::Memory => "max_memory",
             Limit::Time => "time_limit",
+            Limit::Interrupted => "interrupted",
         }
     }
+}
+
+/// A limit's name (`Limit::name`) as the summaries say it.
+pub fn limit_said(name: &str) -> &str {
+    match name {
+        "interrupted" => "Ctrl-C (an interrupt)",
+        other => other,
+    }
+}
+
+/// The signal (SIGINT, SIGTERM) that asked the process to stop, if one did
+/// while signals were caught ([`interrupt::Guard`]): searches stop with
+/// [`Limit::Interrupted`], and the binary exits with 128 + its number.
+pub fn interrupted() -> Option<i32> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return interrupt::received();
+    #[cfg(target_arch = "wasm32")]
+    None
 }
 
 /// How one search ended.
@@ -379,12 +402,11 @@ impl<'a> Engine<'a> {
             return Some(Limit::Memory);
         }
         if let Some(now) = self.clock.due() {
-            // A signal caught for a spilled search of the same run (a
-            // collection under --jobs) stops this one too: while the
-            // spilled one holds the signals, nothing else would end this
-            // search, and the binary exits with 128 + the signal after.
-            if self.deadline.is_some_and(|d| now >= d) || spill::interrupted().is_some() {
+            if self.deadline.is_some_and(|d| now >= d) {
                 return Some(Limit::Time);
+            }
+            if interrupted().is_some() {
+                return Some(Limit::Interrupted);
             }
             self.progress.tick(&self.stats, memory);
         }

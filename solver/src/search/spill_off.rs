@@ -5,11 +5,6 @@
 use super::{bfs, Ending, Engine, SearchError};
 use crate::moves::State;
 
-/// No signal reaches the page's solver.
-pub fn interrupted() -> Option<i32> {
-    None
-}
-
 /// There is no disk to measure.
 pub fn free_bytes(_dir: &str) -> Option<u64> {
     None

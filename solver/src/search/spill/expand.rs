@@ -209,7 +209,7 @@ fn over_limit(e: &mut Engine, disk: &Disk, held: u64) -> io::Result<Option<Limit
         return Ok(Some(Limit::Positions));
     }
     if examined.is_multiple_of(CHECK_EVERY) {
-        super::interrupt::check()?;
+        crate::search::interrupt::check()?;
         if e.past_deadline() {
             return Ok(Some(Limit::Time));
         }

@@ -95,7 +95,7 @@ pub fn merge_layer(
     while let Some(min) = smallest(&heads) {
         read += 1;
         if read.is_multiple_of(CHECK_EVERY) {
-            super::interrupt::check()?;
+            crate::search::interrupt::check()?;
             if deadline.is_some_and(|d| crate::clock::Instant::now() >= d) {
                 return Err(io::Error::other(DeadlinePassed));
             }

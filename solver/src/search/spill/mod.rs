@@ -12,26 +12,20 @@
 //! - [`merge`]: the duplicate detection, new layer minus the two before it.
 //! - [`expand`]: the layer loop.
 //! - [`walk`]: the solution, walked back through the layer files.
-//! - [`interrupt`]: SIGINT and SIGTERM remove the folder before the exit.
+//!
+//! SIGINT and SIGTERM remove the folder before the exit ([`super::interrupt`]).
 
 mod dir;
 mod expand;
-mod interrupt;
 mod merge;
 mod runs;
 mod walk;
 
-use super::{bfs, Ending, Engine, Limit, SearchError};
+use super::{bfs, interrupt, Ending, Engine, Limit, SearchError};
 use crate::moves::State;
 use crate::params::Algorithm;
 
 pub use dir::{free_bytes, SpillDir};
-
-/// The signal (SIGINT, SIGTERM) that stopped a spilled search, if one did:
-/// the binary then exits with 128 + its number.
-pub fn interrupted() -> Option<i32> {
-    interrupt::received()
-}
 
 /// Memory for the spilled search's buffers when the limit leaves less.
 const MIN_BUDGET: u64 = 1 << 20;

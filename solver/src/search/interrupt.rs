@@ -1,23 +1,24 @@
-//! SIGINT and SIGTERM while a search is on disk: the run's spill folder may
-//! hold gigabytes, and the default action (the process dies at once) would
-//! leave it behind. While a spilled search runs ([`Guard`]), the two signals
-//! only raise a flag; the layer loop and the merges look at it often (every
-//! 64 parents, every 65,536 keys merged) and end the search with an error of
-//! kind `Interrupted`, so that the folder is removed as the search unwinds,
-//! and the binary then exits with 128 + the signal (130, 143). Outside a
-//! spilled search the signals keep their default action: nothing is on disk
-//! to clean up, and a search in memory must not go on after being asked to
-//! stop.
+//! SIGINT and SIGTERM as a request to stop, not an end: while a [`Guard`]
+//! lives (the whole of `solver solve`, `count` and `improve`, and every
+//! spilled search), the two signals only raise a flag. A search looks at it
+//! where it checks its time limit and stops as if a limit were reached
+//! (`Limit::Interrupted`), so the command prints its summary and writes what
+//! it has (the best so far of `improve -o`); a spilled search ends with an
+//! error of kind `Interrupted` instead, so that its folder, which may hold
+//! gigabytes, is removed as it unwinds. The binary then exits with 128 + the
+//! signal (130, 143). A second signal ends the process at once. Outside a
+//! guard (the library's tests, other commands) the signals keep their
+//! default action.
 
 use std::io;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
-/// The signal received while a spilled search ran (0: none). Never reset:
+/// The signal received while a guard lived (0: none). Never reset:
 /// once asked to stop, the process stops.
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
 
-/// Spilled searches running now (several in a collection under `--jobs`).
+/// Guards alive now (several spilled searches of a collection under `--jobs`).
 static RUNNING: Mutex<usize> = Mutex::new(0);
 
 /// The signals caught.
@@ -49,10 +50,14 @@ impl Drop for Guard {
     }
 }
 
-/// The handler: only stores the signal (an atomic store is
-/// async-signal-safe).
+/// The handler: stores the signal (an atomic swap is async-signal-safe);
+/// the second one ends the process (`_exit` is async-signal-safe too), for
+/// a person who does not want to wait for the summary.
 extern "C" fn record(signal: libc::c_int) {
-    RECEIVED.store(signal, Ordering::SeqCst);
+    if RECEIVED.swap(signal, Ordering::SeqCst) != 0 {
+        // SAFETY: _exit only ends the process.
+        unsafe { libc::_exit(128 + signal) };
+    }
 }
 
 /// Sets SIGINT's and SIGTERM's action to `handler` (SA_RESTART, so that
@@ -71,7 +76,7 @@ fn set_action(handler: libc::sighandler_t) {
     }
 }
 
-/// The signal that asked a spilled search to stop, if one did.
+/// The signal that asked the process to stop, if one did.
 pub fn received() -> Option<i32> {
     match RECEIVED.load(Ordering::SeqCst) {
         0 => None,
