@@ -122,9 +122,9 @@ impl SolverArg {
 struct SolveArgs {
     /// Puzzle file.
     puzzle: PathBuf,
-    /// Case-base file (TOML; see casebase/README.md).
+    /// Case-base file (TOML; see casebase/README.md); default: the bundled seed case base (casebase/seed.toml, read-only).
     #[arg(long, value_name = "FILE")]
-    casebase: PathBuf,
+    casebase: Option<PathBuf>,
     /// Seed of the proximity search: the same seed gives the same attempts.
     #[arg(long, default_value_t = 0, value_parser = parse::seed, allow_negative_numbers = true)]
     seed: u64,
@@ -509,19 +509,16 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     if a.similarity.as_deref() != Some("learned") {
         similarity_named(a.similarity.as_deref(), &CaseBase::new())?;
     }
-    casebase::file::regular_or_missing(&a.casebase)?;
-    let cb = if a.retain {
-        // Refuse an unwritable case base now, not after the search.
-        casebase::file::check_writable(&a.casebase).map_err(|e| match e {
-            Error::CaseBase { path, message } => Error::CaseBase {
-                path,
-                message: format!("{message}; or run without --retain"),
-            },
-            other => other,
-        })?;
-        casebase::load_or_new(&a.casebase)?
-    } else {
-        Arc::new(casebase::load(&a.casebase)?)
+    let cb = match &a.casebase {
+        Some(file) => solve_casebase(file, a.retain)?,
+        None if a.retain => {
+            return Err(Error::Usage(
+                "--retain stores the new case in a case base: name it with --casebase FILE \
+                 (a copy of casebase/seed.toml is a good start)"
+                    .to_string(),
+            ))
+        }
+        None => Arc::new(casebase::bundled_seed()?),
     };
     let sim = similarity_named(a.similarity.as_deref(), &cb)?;
     let config = cycle_config(&a)?;
@@ -547,7 +544,11 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     if a.retain && report.status == RunStatus::Solved {
         // The case base's lock may be held by another reasoner for long:
         // a signal ends the wait, and then nothing is retained.
-        let (file, puzzle, shown) = (a.casebase.clone(), a.puzzle.clone(), report.clone());
+        let file = a
+            .casebase
+            .clone()
+            .expect("--retain needs --casebase: checked above");
+        let (puzzle, shown) = (a.puzzle.clone(), report.clone());
         let retained = stop
             .blocking(move |gate| cycle::retain(&file, &puzzle, &shown, gate))
             .await;
@@ -570,6 +571,23 @@ async fn solve(a: SolveArgs, mut stop: Interrupt) -> Result<i32, Error> {
     } else {
         1
     })
+}
+
+/// `solve`'s case base from `file`; with `retain`, writable (checked now,
+/// not after the search) and possibly new.
+fn solve_casebase(file: &Path, retain: bool) -> Result<Arc<CaseBase>, Error> {
+    casebase::file::regular_or_missing(file)?;
+    if !retain {
+        return Ok(Arc::new(casebase::load(file)?));
+    }
+    casebase::file::check_writable(file).map_err(|e| match e {
+        Error::CaseBase { path, message } => Error::CaseBase {
+            path,
+            message: format!("{message}; or run without --retain"),
+        },
+        other => other,
+    })?;
+    casebase::load_or_new(file)
 }
 
 /// The cycle's settings from `solve`'s flags (each already in its range).

@@ -382,6 +382,9 @@ impl Runner {
         puzzle: &Path,
         timeout: Option<Duration>,
     ) -> Result<FeatureReport, Error> {
+        // A puzzle that cannot be read is the user's to fix: said as such,
+        // not as a failed `solver features` run.
+        std::fs::File::open(puzzle).map_err(|e| Error::io(puzzle, e))?;
         let shown = puzzle.display().to_string();
         let text = self
             .query(&["features", &shown, "--json"], timeout, Error::Features)
@@ -463,6 +466,13 @@ impl Runner {
         };
         match done.exit {
             Exit::Code(0) => Ok(String::from_utf8_lossy(&done.stdout).into_owned()),
+            // Bad input (the solver's exit 2): its own message, which names
+            // the file, line and what is wrong, without the command line.
+            Exit::Code(2) if !done.stderr.is_empty() => {
+                let said = String::from_utf8_lossy(&done.stderr);
+                let said = said.trim().trim_start_matches("error: ");
+                Err(Error::Usage(said.to_string()))
+            }
             Exit::Code(c) => Err(error(format!(
                 "{shown} exited with code {c}{}",
                 tail(&done.stderr)

@@ -405,7 +405,7 @@ fn broken_inputs_are_clear_errors() {
     let out = reasoner(&["casebase", "list", s(&cb)]);
     assert_eq!(out.status.code(), Some(2));
 
-    // A failing feature extraction stops the cycle: no attempt runs.
+    // A puzzle that cannot be read stops the cycle: no attempt runs.
     let good = write_casebase(&dir, &[text]);
     let missing = dir.path("missing.txt");
     let out = reasoner(&[
@@ -418,7 +418,11 @@ fn broken_inputs_are_clear_errors() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("feature extraction failed"), "{err}");
+    assert!(err.contains("missing.txt: No such file"), "{err}");
+    assert!(
+        !err.contains("solver features"),
+        "no internal command line: {err}"
+    );
     assert!(!dir.path("missing.txt.calls").exists());
 
     // A missing solver binary says so.

@@ -235,3 +235,31 @@ fn the_edges_of_each_range_are_accepted_and_beyond_them_refused() {
         assert_eq!(solve(bad), 2, "{bad}");
     }
 }
+
+/// Without `--casebase` the reasoner solves with the seed case base it
+/// carries (the real solver beside it); `--retain` then asks where to store
+/// the case; a puzzle given as the case base is named as such.
+#[test]
+fn the_bundled_seed_case_base_is_the_default() {
+    let root = end_to_end::workspace_root();
+    let quickstart = root.join("puzzles/quickstart.txt");
+    let out = reasoner(&["solve", s(&quickstart), "--json", "--jobs", "1"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["status"], "solved", "{report}");
+    assert_eq!(report["steps"], 83, "quickstart's optimum");
+
+    let out = reasoner(&["solve", s(&quickstart), "--retain"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("name it with --casebase FILE"));
+
+    let out = reasoner(&["solve", s(&quickstart), "--casebase", s(&quickstart)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("this is a puzzle, not a case base"), "{err}");
+}

@@ -199,7 +199,9 @@ fn a_file_in_the_command_place_gets_a_hint() {
 /// man page has each command's options.
 #[test]
 fn completions_and_the_man_page_name_every_command() {
-    let commands = ["show", "solve", "count", "render", "verify", "improve", "generate", "man"];
+    let commands = [
+        "show", "solve", "count", "render", "verify", "improve", "generate", "man",
+    ];
     let bash = solver(&["completions", "bash"]);
     assert!(bash.status.success());
     let script = String::from_utf8(bash.stdout).unwrap();
@@ -211,7 +213,11 @@ fn completions_and_the_man_page_name_every_command() {
         .args(["-n", "-c", &script])
         .output()
         .expect("bash runs");
-    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
     for shell in ["zsh", "fish"] {
         let out = solver(&["completions", shell]);
         assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("solve"));
@@ -224,7 +230,13 @@ fn completions_and_the_man_page_name_every_command() {
     let page = String::from_utf8(man.stdout).unwrap();
     assert!(page.contains(".TH solver 1"), "a man page of section 1");
     for c in commands {
-        assert!(page.contains(&format!(".SH \"SOLVER {}\"", c.to_uppercase())), "man: no {c}");
+        assert!(
+            page.contains(&format!(".SH \"SOLVER {}\"", c.to_uppercase())),
+            "man: no {c}"
+        );
     }
-    assert!(page.contains("\\-\\-max\\-positions"), "the options of solve");
+    assert!(
+        page.contains("\\-\\-max\\-positions"),
+        "the options of solve"
+    );
 }

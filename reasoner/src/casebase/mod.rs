@@ -222,11 +222,38 @@ fn beyond_toml(cases: &[Case]) -> Option<String> {
 
 /// Reads and parses a case-base file.
 pub fn load(path: &Path) -> Result<CaseBase, Error> {
-    let cb = CaseBase::parse(&read_text(path)?, path)?;
+    let text = read_text(path)?;
+    let cb = CaseBase::parse(&text, path).map_err(|e| match looks_like_a_puzzle(&text) {
+        true => Error::CaseBase {
+            path: path.to_path_buf(),
+            message: "this is a puzzle, not a case base: the puzzle comes first and the \
+                      case base after --casebase (`reasoner solve PUZZLE --casebase FILE`; \
+                      without --casebase the bundled seed case base is used)"
+                .to_string(),
+        },
+        false => e,
+    })?;
     Ok(CaseBase {
         source: Some(path.to_path_buf()),
         ..cb
     })
+}
+
+/// Whether text that failed to read as a case base is a puzzle instead: a
+/// native puzzle's first line that is neither blank nor a `%` comment is
+/// `!` (docs/format.md), which no TOML file has.
+fn looks_like_a_puzzle(text: &str) -> bool {
+    text.lines()
+        .map(str::trim_end)
+        .find(|l| !l.is_empty() && !l.starts_with('%'))
+        .is_some_and(|l| l == "!")
+}
+
+/// The seed case base bundled with the reasoner (`casebase/seed.toml`,
+/// compiled in), for `reasoner solve` without `--casebase`.
+pub fn bundled_seed() -> Result<CaseBase, Error> {
+    const SEED: &str = include_str!("../../../casebase/seed.toml");
+    CaseBase::parse(SEED, Path::new("casebase/seed.toml (bundled)"))
 }
 
 /// Bytes a case-base file may hold: a case takes a few hundred, so a larger
