@@ -167,7 +167,7 @@ impl Progress {
     /// [`Progress::goes_on`], and `budget` is not exhausted: a phase for
     /// hard puzzles or the final run may start.
     fn goes_on_within(&self, budget: &Budget) -> bool {
-        self.goes_on() && budget.exhausted().is_none()
+        self.goes_on() && budget.exhausted().is_none() && !crate::interrupt::stopping()
     }
 
     /// Rows of the variant, parking and restart phases: reported, but never learnt
@@ -266,10 +266,13 @@ pub async fn run(
         reuse: &reused,
         space: &space,
     };
+    // On a signal the running attempts report how close they got (their
+    // rows stay in the report); `finished` only when no signal came.
     let finished = stop
-        .until(attempts(&runner, puzzle, &hard, &mut progress))
+        .drain(attempts(&runner, puzzle, &hard, &mut progress))
         .await
-        .is_some();
+        .is_some()
+        && stop.code().is_none();
     progress.bar.finish();
     let mut report = report(puzzle, sim, config, found, Some(progress), !finished);
     let first_solution_ms =
@@ -683,7 +686,12 @@ async fn run_wave(
     let mut set = JoinSet::new();
     let (mut next, mut running, mut solved) = (0, 0, false);
     loop {
-        while running < jobs.max(1) && next < n && !solved && budget.exhausted().is_none() {
+        while running < jobs.max(1)
+            && next < n
+            && !solved
+            && budget.exhausted().is_none()
+            && !crate::interrupt::stopping()
+        {
             let (i, runner, puzzle) = (next, Arc::clone(runner), puzzle.to_path_buf());
             let planned = wave[i].clone();
             let limits = budget.limit(limits(&planned), n);

@@ -1,12 +1,39 @@
 //! SIGINT and SIGTERM as a value the cycle watches, so that an interrupted
-//! `reasoner solve` stops its solvers (dropping an attempt's future kills its
-//! process group) and still prints the report of the attempts it finished,
-//! with status `interrupted`, instead of dying silently.
+//! `reasoner solve` stops its solvers and still prints its report, with
+//! status `interrupted`, instead of dying silently. The attempts running
+//! when the signal came are asked to stop too (SIGINT to each solver's
+//! group: [`stopping`]); the solver then reports how close it got, so the
+//! report keeps their rows and best distances, and no new attempt starts.
+//! Whatever has not answered within [`DRAIN`] is killed (dropping an
+//! attempt's future kills its process group).
 
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use tokio::sync::watch;
+
+/// How long the attempts running at a signal get to report before they are
+/// killed: a solver stops at its next limit check, within milliseconds.
+pub const DRAIN: Duration = Duration::from_secs(3);
+
+/// Whether a signal asked the process to stop, for the code that starts
+/// and waits for solvers: process-wide, as the signal is.
+fn stop_flag() -> &'static watch::Sender<bool> {
+    static FLAG: OnceLock<watch::Sender<bool>> = OnceLock::new();
+    FLAG.get_or_init(|| watch::Sender::new(false))
+}
+
+/// True once SIGINT or SIGTERM came: start no new attempt.
+pub fn stopping() -> bool {
+    *stop_flag().borrow()
+}
+
+/// Resolves once SIGINT or SIGTERM came (at once if one already did).
+pub async fn stop_requested() {
+    let mut rx = stop_flag().subscribe();
+    let _ = rx.wait_for(|s| *s).await;
+}
 
 /// Whether (and by which signal) the reasoner was asked to stop. Clones
 /// watch the same signals.
@@ -36,6 +63,7 @@ impl Interrupt {
                 _ = int.recv() => 130,
                 _ = term.recv() => 143,
             };
+            stop_flag().send_replace(true);
             let _ = tx.send(Some(code));
             // Keep the sender: a closed channel would read as "never".
             std::future::pending::<()>().await;
@@ -71,6 +99,19 @@ impl Interrupt {
             _ = self.fired() => None,
             value = work => Some(value),
         }
+    }
+
+    /// Runs `work` to its end, or, when a signal comes first, for at most
+    /// [`DRAIN`] more while the solvers it runs report and no new ones
+    /// start ([`stopping`]); `None` when it had to be dropped.
+    pub async fn drain<T>(&mut self, work: impl Future<Output = T>) -> Option<T> {
+        tokio::pin!(work);
+        tokio::select! {
+            biased;
+            _ = self.fired() => {}
+            value = &mut work => return Some(value),
+        }
+        tokio::time::timeout(DRAIN, work).await.ok()
     }
 
     /// Runs `work`, which blocks (waits for a case base's lock, reads a

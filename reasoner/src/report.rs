@@ -359,7 +359,7 @@ impl Report {
             RunStatus::LimitReached => "not solved: every attempt stopped at a limit".to_string(),
             RunStatus::Failed => "failed: no attempt gave an answer".to_string(),
             RunStatus::Interrupted => {
-                "interrupted: the attempts above finished, the running ones were killed".to_string()
+                "interrupted: the attempts that were running stopped and say how close they got; no new one started".to_string()
             }
             RunStatus::Cancelled => "cancelled".to_string(),
         };

@@ -643,6 +643,9 @@ fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
             )
         }
         Exit::Code(c @ (0 | 1)) => c,
+        // Interrupted (the reasoner passed its SIGINT on): the JSON result
+        // says how close the search got; it is a stopped search.
+        Exit::Code(130) => 1,
         Exit::Code(2) => {
             return AttemptResult::failed(
                 format!("{REJECTED} (exit 2){}", tail(&done.stderr)),

@@ -24,7 +24,8 @@ pub fn show_grids(show_output: &str) -> (Vec<Grid>, (usize, usize)) {
         })
         .expect("`solver show` prints WxH board");
     let mut grids = Vec::new();
-    while let Some(label) = lines.next() {
+    // The grids end at the key (`key: # wall, ...`).
+    while let Some(label) = lines.next().filter(|l| !l.starts_with("key: ")) {
         let label = label
             .strip_suffix(':')
             .expect("a section label")

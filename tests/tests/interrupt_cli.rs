@@ -2,8 +2,10 @@
 //! `count` and `improve` print their summary (the JSON result under
 //! `--json`), keep what they have (`improve -o` writes the best so far,
 //! which `solver verify` accepts), and exit 130, as a shell expects of a
-//! process that SIGINT ended. Each run here would go on for minutes; the
-//! signal comes after a second and a half.
+//! process that SIGINT ended; the reasoner passes the signal on to the
+//! attempts running and reports how close they got. Each run here would go
+//! on for minutes; the signal comes after a second and a half (three
+//! seconds for the reasoner).
 
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
@@ -11,7 +13,11 @@ use std::time::Duration;
 use end_to_end::{run_solver, solver_bin, workspace_root};
 
 fn start(args: &[&str]) -> Child {
-    Command::new(solver_bin())
+    start_binary(&solver_bin(), args)
+}
+
+fn start_binary(binary: &std::path::Path, args: &[&str]) -> Child {
+    Command::new(binary)
         .args(args)
         .current_dir(workspace_root())
         .stdout(Stdio::piped())
@@ -22,8 +28,11 @@ fn start(args: &[&str]) -> Child {
 
 /// Runs `args`, sends SIGINT after a moment, and returns what it printed.
 fn interrupted(args: &[&str]) -> Output {
-    let child = start(args);
-    std::thread::sleep(Duration::from_millis(1500));
+    interrupted_after(start(args), args, 1500)
+}
+
+fn interrupted_after(child: Child, args: &[&str], ms: u64) -> Output {
+    std::thread::sleep(Duration::from_millis(ms));
     let kill = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
@@ -93,4 +102,32 @@ fn improve_writes_its_best_so_far_on_ctrl_c() {
         "the best so far is a solution: {}",
         String::from_utf8_lossy(&check.stdout)
     );
+}
+
+#[test]
+fn the_reasoner_reports_the_attempts_it_stopped_on_ctrl_c() {
+    let args = [
+        "solve",
+        "puzzles/klotski/sunshine.txt",
+        "--json",
+        "--jobs",
+        "2",
+    ];
+    let child = start_binary(&end_to_end::reasoner_bin(), &args);
+    let out = interrupted_after(child, &args, 3000);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the report");
+    assert_eq!(report["status"], "interrupted", "{report}");
+    let stopped: Vec<&serde_json::Value> = report["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["status"] == "limit_reached")
+        .collect();
+    assert!(
+        !stopped.is_empty(),
+        "the attempts running at the signal keep their rows: {report}"
+    );
+    for a in stopped {
+        assert!(a["best_distance"].as_u64().is_some(), "{a}");
+    }
 }

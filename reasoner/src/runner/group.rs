@@ -23,6 +23,18 @@ const GRACE: Duration = Duration::from_millis(500);
 struct Group(Option<i32>);
 
 impl Group {
+    /// Asks the group to stop (SIGINT, as Ctrl-C would): the solver ends
+    /// its search at its next check and prints how close it got.
+    fn interrupt(&self) {
+        if let Some(id) = self.0 {
+            // SAFETY: killpg only sends a signal; the group is still ours
+            // (it is forgotten only by `kill`).
+            unsafe {
+                libc::killpg(id, libc::SIGINT);
+            }
+        }
+    }
+
     /// SIGKILLs the group now and forgets it, so that a group id the kernel
     /// hands out again later is never signalled.
     fn kill(&mut self) {
@@ -69,11 +81,18 @@ pub(super) async fn collect(
         };
         tokio::pin!(drain);
         let mut drained = false;
+        let mut asked = false;
         let waited = async {
             loop {
                 tokio::select! {
                     s = child.wait() => break s,
                     _ = &mut drain, if !drained => drained = true,
+                    // The reasoner was interrupted: so is the solver, which
+                    // then reports its result (see `crate::interrupt`).
+                    _ = crate::interrupt::stop_requested(), if !asked => {
+                        asked = true;
+                        group.interrupt();
+                    }
                 }
             }
         };

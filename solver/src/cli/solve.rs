@@ -30,6 +30,9 @@ pub struct SolveArgs {
     /// No progress bar on stderr (it is also off with --json and when stderr is not a terminal).
     #[arg(long)]
     pub quiet: bool,
+    /// Also say why the position encoding was chosen (in the JSON: always, as encoding_reason).
+    #[arg(short, long)]
+    pub verbose: bool,
     /// Draw the solution found: OUT.html (player), .gif (animation), .svg/.png (the start).
     /// Several puzzles: OUT's stem numbered, e.g. play.1.html, play.2.html.
     #[arg(long, value_name = "OUT")]
@@ -95,7 +98,7 @@ pub fn run(args: &SolveArgs) -> Result<i32, Failure> {
                 serde_json::to_string(&report).map_err(|e| internal_error(&e.to_string()))?
             );
         } else {
-            print_summary(puzzle, &report, &out)?;
+            print_summary(puzzle, &report, &out, args.verbose)?;
             let asked = args.show || args.solution.is_some() || args.render.is_some();
             if !many && !asked && out.status == Status::Solved {
                 outln!("  moves: --solution FILE writes them (--solution - prints them here), --show prints the board after each, --render play.html plays them");
@@ -355,7 +358,12 @@ fn internal_error(what: &str) -> Failure {
     }
 }
 
-fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<(), Failure> {
+fn print_summary(
+    puzzle: &Puzzle,
+    r: &SolveReport,
+    out: &SolveOutput,
+    verbose: bool,
+) -> Result<(), Failure> {
     let name = puzzle.name.as_deref().unwrap_or(&r.puzzle);
     match r.status {
         Status::Solved => outln!(
@@ -373,11 +381,11 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
             "{name}: no solution: the parity of the tiles' permutation differs from that of the blank's distance to its goal cell, and every move flips both (no search needed)"
         ),
         Status::NoSolution => outln!(
-            "{name}: no solution under these settings (every reachable position examined); best master distance {} of {}",
+            "{name}: no solution under these settings (every reachable position examined); the master came within {} steps of its goal (from {} at the start)",
             r.best_distance, r.start_distance
         ),
         Status::LimitReached => outln!(
-            "{name}: stopped by {} before a solution; best master distance {} of {} (first reached after {} positions){}",
+            "{name}: stopped by {} before a solution; the master came within {} steps of its goal (from {} at the start; first after {} positions){}",
             crate::search::limit_said(r.limit.as_deref().unwrap_or("a limit")),
             r.best_distance,
             r.start_distance,
@@ -386,6 +394,9 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
                 .map(|n| format!("; every solution takes at least {n} {}", r.params.metric.name()))
                 .unwrap_or_default()
         ),
+    }
+    if let Some(next) = next_step(r) {
+        outln!("  next: {next}");
     }
     outln!("  algorithm: {}", r.algorithm_reason);
     let secs = r.elapsed_ms as f64 / 1000.0;
@@ -406,7 +417,9 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
             out.encoding,
             out.key_bits
         );
-        outln!("  encoding: {}", out.encoding_reason);
+        if verbose {
+            outln!("  encoding: {}", out.encoding_reason);
+        }
     }
     if puzzle.goals.len() > 1 {
         outln!(
@@ -420,6 +433,30 @@ fn print_summary(puzzle: &Puzzle, r: &SolveReport, out: &SolveOutput) -> Result<
 
 /// Prints the board before the solution and after each move, the positions
 /// replayed by the verifier (the same frames `--render` draws).
+/// What a person can do after a search that found no solution: the limit
+/// that stopped it, or the settings that cut the space, and the reasoner,
+/// which chooses settings itself. `None` when solved or interrupted.
+fn next_step(r: &SolveReport) -> Option<&'static str> {
+    match (r.status, r.limit.as_deref()) {
+        (Status::LimitReached, Some("max_positions")) => Some(
+            "raise --max-positions, try a search that reaches far with fewer positions \
+             (--algorithm bfws --heuristic path), or let the reasoner choose (`reasoner solve PUZZLE`)",
+        ),
+        (Status::LimitReached, Some("time_limit")) => Some(
+            "raise --time-limit, try another search (--algorithm bfws --heuristic path), \
+             or let the reasoner choose (`reasoner solve PUZZLE`)",
+        ),
+        (Status::LimitReached, Some("max_memory")) => Some(
+            "raise --max-memory, give a BFS room on disk (--spill DIR), search with less memory \
+             (--algorithm ida), or let the reasoner choose (`reasoner solve PUZZLE`)",
+        ),
+        (Status::NoSolution, _) if !r.params.prunings.is_empty() || !r.params.lock.is_empty() => Some(
+            "the prunings or --lock may cut off every solution: search again without them",
+        ),
+        _ => None,
+    }
+}
+
 fn show_solution(puzzle: &Puzzle, frames: &Frames) -> Result<(), Failure> {
     for (k, anchors) in frames.anchors.iter().enumerate() {
         let position = Position {

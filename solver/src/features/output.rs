@@ -194,8 +194,9 @@ impl Features {
         }
     }
 
-    /// The thesis-style table: `field low high` per line, a `comment` line
-    /// first (the case base ignores it) and `%` notes after.
+    /// The thesis-style table: a `%` line naming the columns, then `field
+    /// low high` per line, a `comment` line first (the case base ignores
+    /// it) and `%` notes after.
     pub fn table(&self, label: &str) -> String {
         let r = self.ranges();
         let size = if self.search_space.to_u128().is_some() {
@@ -223,7 +224,12 @@ impl Features {
                 number(r.largest_block_to_spaces[0]),
             ),
         ];
-        let mut out = format!("{:<24} {label}\n", "comment");
+        // The two columns are a case's range of each feature: for one
+        // puzzle both are its value.
+        let mut out = format!(
+            "% {:<22} low high (a case's range of each feature; one puzzle's: its value twice)\n{:<24} {label}\n",
+            "feature", "comment"
+        );
         for (name, v) in rows.drain(..) {
             out.push_str(&format!("{name:<24} {v} {v}\n"));
         }

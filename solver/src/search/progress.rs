@@ -127,7 +127,7 @@ impl Progress {
 fn new_bar(total: Option<u64>, started: Instant) -> ProgressBar {
     let template = match total {
         Some(_) => {
-            "{spinner} {elapsed_precise} [{bar:30}] {human_pos}/{human_len} positions, {msg}"
+            "{spinner} {elapsed_precise} [{bar:30}] {human_pos}/{human_len} positions (limit in {eta}), {msg}"
         }
         None => "{spinner} {elapsed_precise} {human_pos} positions, {msg}",
     };
