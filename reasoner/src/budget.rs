@@ -76,6 +76,11 @@ impl Budget {
         }
     }
 
+    /// The time budget (`--time-budget`), `None` when there is none.
+    pub fn time(&self) -> Option<Duration> {
+        self.time
+    }
+
     /// Time left, `None` when there is no time budget.
     pub fn time_left(&self) -> Option<Duration> {
         self.time.map(|t| t.saturating_sub(self.started.elapsed()))

@@ -350,7 +350,7 @@ fn plan_attempts(
         planner,
         done: Vec::new(),
         first,
-        bar: WaveProgress::new(config.attempts, config.progress),
+        bar: WaveProgress::new(config.attempts, config.progress, config.budget.time()),
     };
     (progress, reused)
 }

@@ -1,6 +1,6 @@
 //! The reasoner's progress bar on stderr (indicatif): attempts done of n, the
 //! attempts of the wave now running, the best master distance any attempt
-//! reached so far and the elapsed time. Off with `--quiet` or `--json`, and
+//! reached so far and the elapsed time (against `--time-budget` if given). Off with `--quiet` or `--json`, and
 //! when stderr is not a terminal; cleared before the report is printed.
 
 use std::io::IsTerminal;
@@ -19,12 +19,17 @@ pub struct WaveProgress {
 
 impl WaveProgress {
     /// A bar over `attempts` attempts (the final one is added when it
-    /// starts), drawn only if `wanted` and stderr is a terminal.
-    pub fn new(attempts: usize, wanted: bool) -> WaveProgress {
+    /// starts), drawn only if `wanted` and stderr is a terminal; with a
+    /// time budget, the elapsed time is shown against it.
+    pub fn new(attempts: usize, wanted: bool, budget: Option<Duration>) -> WaveProgress {
         let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
-            let style = ProgressStyle::with_template(
-                "{spinner} {elapsed_precise} [{bar:25}] {pos}/{len} attempts done, {msg}",
-            )
+            let of_budget = budget.map_or(String::new(), |b| {
+                format!(" of {}", indicatif::HumanDuration(b))
+            });
+            let template = format!(
+                "{{spinner}} {{elapsed_precise}}{of_budget} [{{bar:25}}] {{pos}}/{{len}} attempts done, {{msg}}"
+            );
+            let style = ProgressStyle::with_template(&template)
             .expect("the progress template is valid")
             .progress_chars("=> ");
             let bar =

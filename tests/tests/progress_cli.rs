@@ -79,6 +79,9 @@ fn the_reasoner_shows_its_attempts_on_a_terminal_only() {
         shown.contains("of 2 attempts") || shown.contains("/2 attempts"),
         "{shown}"
     );
+    // With a time budget, the elapsed time is shown against it.
+    let shown = on_a_terminal_run(&format!("{run} --time-budget 30")).unwrap();
+    assert!(shown.contains(" of 30 seconds ["), "{shown}");
     let shown = on_a_terminal_run(&format!("{run} --json")).unwrap();
     assert!(
         !shown.contains("attempts done"),

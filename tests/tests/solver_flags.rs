@@ -240,3 +240,17 @@ fn completions_and_the_man_page_name_every_command() {
         "the options of solve"
     );
 }
+
+/// A misspelt puzzle file is named with the nearest file of its folder.
+#[test]
+fn a_misspelt_file_gets_a_did_you_mean() {
+    let out = solver(&["solve", "puzzles/klotski/clasic.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did you mean puzzles/klotski/classic.txt?"),
+        "{err}"
+    );
+    let out = solver(&["solve", "puzzles/klotski/no_such_level_at_all.txt"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("did you mean"));
+}

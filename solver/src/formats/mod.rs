@@ -111,10 +111,15 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>, ParseError> {
     let source: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin())
     } else {
-        Box::new(
-            std::fs::File::open(path)
-                .map_err(|e| ParseError::new(path, 0, 0, format!("cannot read file: {e}")))?,
-        )
+        Box::new(std::fs::File::open(path).map_err(|e| {
+            let hint = match e.kind() {
+                std::io::ErrorKind::NotFound => did_you_mean(path)
+                    .map(|n| format!("; did you mean {n}?"))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            ParseError::new(path, 0, 0, format!("cannot read file: {e}{hint}"))
+        })?)
     };
     let mut bytes = Vec::new();
     source
@@ -126,6 +131,23 @@ pub fn read_bytes(path: &str) -> Result<Vec<u8>, ParseError> {
         return Err(ParseError::new(path, 0, 0, m));
     }
     Ok(bytes)
+}
+
+/// The file in `path`'s folder whose name is nearest `path`'s (at most two
+/// edits away, the nearest first), for a misspelt name.
+fn did_you_mean(path: &str) -> Option<String> {
+    let path = std::path::Path::new(path);
+    let name = path.file_name()?.to_str()?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let (distance, nearest) = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .map(|other| (strsim::levenshtein(name, &other), other))
+        .min()?;
+    (distance <= 2).then(|| dir.join(nearest).display().to_string())
 }
 
 /// The whitespace-separated tokens of `line` with their 1-based character
