@@ -273,7 +273,12 @@ pub async fn run(
         .await
         .is_some()
         && stop.code().is_none();
-    progress.bar.finish();
+    if finished && config.improve && progress.solved() {
+        progress
+            .bar
+            .phase("shortening the solution (windows, then an optimal re-run)");
+    }
+    let mut bar = std::mem::replace(&mut progress.bar, WaveProgress::new(0, false, None));
     let mut report = report(puzzle, sim, config, found, Some(progress), !finished);
     let first_solution_ms =
         (report.status == RunStatus::Solved).then(|| config.budget.elapsed_ms());
@@ -281,6 +286,7 @@ pub async fn run(
         let phase = improve::run(&runner, puzzle, &mut report, &config.budget, config.optimal);
         stop.until(phase).await;
     }
+    bar.finish();
     report.settle_bounds();
     report.budget = BudgetReport {
         first_solution_ms,

@@ -69,6 +69,14 @@ impl WaveProgress {
         bar.set_message(format!("best distance {}", self.best_text()));
     }
 
+    /// A phase after the attempts (improve's windows and re-runs), so that
+    /// the screen does not go blank while it runs.
+    pub fn phase(&mut self, what: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{what}; best distance {}", self.best_text()));
+        }
+    }
+
     /// Removes the bar before the report is printed.
     pub fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {

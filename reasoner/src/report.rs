@@ -246,22 +246,31 @@ impl Report {
             let _ = writeln!(out, "first solution after {}", duration(ms));
         }
         if let Some(i) = &self.improvement {
-            let _ =
-                writeln!(
+            // The phase's whole time on its own line; each step's positions
+            // and time on the lines below, in the order they ran.
+            let _ = writeln!(
                 out,
-                "improve: {} ({} -> {} steps, {} -> {} moves; {} shortcut(s), {} positions, {}){}",
+                "improve: {} ({} -> {} steps, {} -> {} moves) in {}{}",
                 i.status,
                 opt(i.first_steps),
                 opt(i.steps),
                 opt(i.first_moves),
                 opt(i.moves),
-                i.shortcuts,
-                i.positions_examined,
                 duration(i.elapsed_ms),
-                i.error.as_deref().map(|e| format!(": {e}")).unwrap_or_default()
+                i.error
+                    .as_deref()
+                    .map(|e| format!(": {e}"))
+                    .unwrap_or_default()
             );
             if let Some(r) = &i.quick_rerun {
                 rerun_line(out, "quick re-run", r);
+            }
+            if i.quick_rerun.is_some() || i.shortcuts > 0 || i.positions_examined > 0 {
+                let _ = writeln!(
+                    out,
+                    "  windows: {} shortcut(s), {} positions",
+                    i.shortcuts, i.positions_examined
+                );
             }
             if let Some(r) = &i.rerun {
                 rerun_line(out, "re-run", r);
