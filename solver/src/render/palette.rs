@@ -34,9 +34,85 @@ pub fn type_colours(is_master: impl Iterator<Item = bool>) -> Vec<String> {
         .collect()
 }
 
+/// Ink for marks drawn on a block of colour `fill` (a colour of
+/// [`type_colours`]): white or near-black, whichever stands out more from
+/// it (WCAG contrast); white for a colour it cannot read.
+pub fn ink(fill: &str) -> &'static str {
+    const DARK: &str = "#222222";
+    let grey = 0x22 as f64 / 255.0;
+    let dark = luminance(grey, grey, grey);
+    match rgb(fill) {
+        Some((r, g, b)) => {
+            let l = luminance(r, g, b);
+            if (l + 0.05) / (dark + 0.05) > 1.05 / (l + 0.05) {
+                DARK
+            } else {
+                "#ffffff"
+            }
+        }
+        None => "#ffffff",
+    }
+}
+
+/// Relative luminance of an sRGB colour with channels in 0..=1.
+fn luminance(r: f64, g: f64, b: f64) -> f64 {
+    let linear = |v: f64| {
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+}
+
+/// Channels (0..=1) of `#rrggbb` or `hsl(H,S%,L%)`, the forms this module writes.
+fn rgb(colour: &str) -> Option<(f64, f64, f64)> {
+    if let Some(hex) = colour.strip_prefix('#') {
+        if hex.len() != 6 {
+            return None;
+        }
+        let channel = |i: usize| {
+            u8::from_str_radix(hex.get(i..i + 2)?, 16)
+                .ok()
+                .map(|v| v as f64 / 255.0)
+        };
+        return Some((channel(0)?, channel(2)?, channel(4)?));
+    }
+    let inner = colour.strip_prefix("hsl(")?.strip_suffix(')')?;
+    let mut parts = inner.split(',').map(|p| p.trim().trim_end_matches('%'));
+    let h: f64 = parts.next()?.parse().ok()?;
+    let s = parts.next()?.parse::<f64>().ok()? / 100.0;
+    let l = parts.next()?.parse::<f64>().ok()? / 100.0;
+    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+    let hp = (h.rem_euclid(360.0)) / 60.0;
+    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
+    let (r, g, b) = match hp as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    Some((r + m, g + m, b + m))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ink_stands_out_from_dark_and_light_fills() {
+        assert_eq!(ink(MASTER), "#ffffff");
+        assert_eq!(ink("#1f77b4"), "#ffffff");
+        assert_eq!(ink("#dbdb8d"), "#222222");
+        assert_eq!(ink("#9edae5"), "#222222");
+        assert_eq!(ink("hsl(0,55%,60%)"), ink("#d4706a"));
+        assert_eq!(rgb("hsl(120,100%,50%)"), Some((0.0, 1.0, 0.0)));
+        assert_eq!(ink("rebeccapurple"), "#ffffff");
+    }
 
     #[test]
     fn the_master_is_red_and_other_types_differ() {

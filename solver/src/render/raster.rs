@@ -1,6 +1,8 @@
 //! Pixels from the SVG pictures: PNG through resvg (a well-kept, pure-Rust
 //! SVG renderer, so no browser or system library is needed) and an animated
 //! GIF (the `gif` crate) of the solution for places where HTML cannot go.
+//! The labels are drawn with one font carried in the binary ([`FONT`]), so
+//! they look the same on every machine and need no system fonts.
 
 use resvg::{tiny_skia, usvg};
 
@@ -27,9 +29,33 @@ const GIF_MAX_PIXELS: u64 = 40_000_000;
 /// pictures are flat colours, which the fastest setting keeps.
 const GIF_QUANTISE_SPEED: i32 = 30;
 
+/// The labels' font: DejaVu Sans Bold cut down to printable ASCII (block
+/// identifiers are ASCII), about 11 KB; its licence is `font/LICENSE.txt`.
+const FONT: &[u8] = include_bytes!("font/DejaVuSans-Bold-ascii.ttf");
+
+/// Parsing options whose font database holds [`FONT`] alone, under its own
+/// family name ([`svg::FONT_FAMILY`]) and as every generic family, so any
+/// text in the picture is drawn with it.
+fn options() -> usvg::Options<'static> {
+    let mut options = usvg::Options {
+        font_family: svg::FONT_FAMILY.to_string(),
+        ..usvg::Options::default()
+    };
+    let fonts = options.fontdb_mut();
+    fonts.load_font_data(FONT.to_vec());
+    fonts.set_sans_serif_family(svg::FONT_FAMILY);
+    fonts.set_serif_family(svg::FONT_FAMILY);
+    fonts.set_monospace_family(svg::FONT_FAMILY);
+    options
+}
+
 /// Rasterises an SVG document at `scale` into RGBA pixels.
-fn rasterise(svg_text: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
-    let tree = usvg::Tree::from_str(svg_text, &usvg::Options::default())
+fn rasterise(
+    svg_text: &str,
+    options: &usvg::Options,
+    scale: f32,
+) -> Result<tiny_skia::Pixmap, String> {
+    let tree = usvg::Tree::from_str(svg_text, options)
         .map_err(|e| format!("internal error: the picture is not valid SVG: {e}"))?;
     let size = tree
         .size()
@@ -49,7 +75,7 @@ fn rasterise(svg_text: &str, scale: f32) -> Result<tiny_skia::Pixmap, String> {
 /// A PNG of the position with these block anchors.
 pub fn png(puzzle: &Puzzle, anchors: &[usize]) -> Result<Vec<u8>, String> {
     let style = Style::of(puzzle);
-    let pixmap = rasterise(&svg::document(puzzle, &style, anchors), 1.0)?;
+    let pixmap = rasterise(&svg::document(puzzle, &style, anchors), &options(), 1.0)?;
     pixmap
         .encode_png()
         .map_err(|e| format!("cannot encode the PNG: {e}"))
@@ -74,7 +100,9 @@ pub fn gif_sample(count: usize, w: u32, h: u32) -> Vec<usize> {
 pub fn gif(puzzle: &Puzzle, frames: &Frames) -> Result<Vec<u8>, String> {
     let style = Style::of(puzzle);
     let scale = (GIF_MAX_SIDE / style.width.max(style.height) as f32).min(1.0);
-    let draw = |anchors: &[usize]| rasterise(&svg::document(puzzle, &style, anchors), scale);
+    let options = options();
+    let draw =
+        |anchors: &[usize]| rasterise(&svg::document(puzzle, &style, anchors), &options, scale);
     let first = draw(&frames.anchors[0])?;
     let shown = gif_sample(frames.anchors.len(), first.width(), first.height());
     let (w, h) = (first.width() as u16, first.height() as u16);
@@ -106,6 +134,31 @@ pub fn gif(puzzle: &Puzzle, frames: &Frames) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::gif_sample;
+
+    #[test]
+    fn the_carried_font_is_found_by_the_family_the_svg_names() {
+        let options = super::options();
+        assert_eq!(options.fontdb.len(), 1);
+        let face = options.fontdb.faces().next().unwrap();
+        assert!(
+            face.families
+                .iter()
+                .any(|(name, _)| name == super::svg::FONT_FAMILY),
+            "{:?}",
+            face.families
+        );
+        // A label drawn with it leaves white pixels; without a font it would not.
+        let text = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"40\">\
+             <rect width=\"40\" height=\"40\" fill=\"#000000\"/>\
+             <text x=\"20\" y=\"20\" fill=\"#ffffff\" font-family=\"{}, sans-serif\" font-size=\"16\" \
+             font-weight=\"bold\" text-anchor=\"middle\" dominant-baseline=\"central\">8</text></svg>",
+            super::svg::FONT_FAMILY
+        );
+        let pixmap = super::rasterise(&text, &options, 1.0).unwrap();
+        let white = pixmap.pixels().iter().filter(|p| p.red() > 250).count();
+        assert!(white > 20, "{white} label pixels");
+    }
 
     #[test]
     fn long_solutions_are_sampled_evenly_from_start_to_goal() {
