@@ -30,6 +30,8 @@ const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
 pub struct Guard(());
 
 impl Guard {
+    /// Starts catching the signals (a side effect: no `Default`).
+    #[allow(clippy::new_without_default)]
     pub fn new() -> Guard {
         let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
         if *running == 0 {
