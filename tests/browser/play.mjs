@@ -40,7 +40,7 @@ try {
   // Drag each block in each direction until one moves.
   const count = await page.locator("g.block").count();
   drag: for (let i = 0; i < count; i++) {
-    const box = await page.locator(`g.block[data-instance="${i}"] path`).boundingBox();
+    const box = await page.locator(`g.block[data-instance="${i}"] > path:not(.slider)`).boundingBox();
     for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
       const x = box.x + Math.min(box.width, cell) / 2, y = box.y + Math.min(box.height, cell) / 2;
       await page.mouse.move(x, y);
