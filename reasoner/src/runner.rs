@@ -636,6 +636,9 @@ impl AttemptResult {
 /// Reads a finished solve run.
 fn interpret(done: Finished, elapsed_ms: u64) -> AttemptResult {
     let code = match done.exit {
+        // The reasoner was interrupted and passed the signal on, and this
+        // solver died of it before it reported: stopped, not failed.
+        Exit::Signal(_) if crate::interrupt::stopping() => return AttemptResult::cancelled(),
         Exit::Signal(s) => {
             return AttemptResult::failed(
                 format!("the solver was killed by signal {s}{}", tail(&done.stderr)),

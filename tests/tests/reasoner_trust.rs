@@ -184,9 +184,16 @@ fn an_interrupted_solve_reports_the_finished_attempts_and_kills_its_solver() {
         assert_eq!(out.status.code(), Some(code), "SIG{signal}");
         let v = json_of(&out);
         assert_eq!(v["status"], "interrupted");
+        // The two finished attempts, and the one running at the signal,
+        // which the stand-in does not answer: stopped, not failed.
         let all = v["attempts"].as_array().unwrap();
-        assert_eq!(all.len(), 2, "the two finished attempts: {v}");
-        assert!(all.iter().all(|a| a["status"] == "limit_reached"), "{v}");
+        let finished = all.iter().filter(|a| a["status"] == "limit_reached");
+        assert_eq!(finished.count(), 2, "the two finished attempts: {v}");
+        assert!(
+            all.iter()
+                .all(|a| a["status"] == "limit_reached" || a["status"] == "cancelled"),
+            "{v}"
+        );
         assert_eq!(v["retained"], json!(null));
         assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
         assert!(
