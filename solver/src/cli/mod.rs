@@ -250,7 +250,7 @@ mod tests {
             );
             seen.push(about);
         }
-        assert_eq!(seen.len(), 14);
+        assert_eq!(seen.len(), 16);
         let count = cli.find_subcommand("count").unwrap().get_about().unwrap();
         assert!(count
             .to_string()
