@@ -230,11 +230,12 @@ mod tests {
     use crate::moves::MoveGenerator;
     use crate::params::{Limits, Metric, SearchParams};
 
-    /// On the crew or not, the estimates are the heuristic's, in queue
-    /// order: `path` on two threads (the crew made to take over after the
-    /// timed estimates, however fast they were) against a fresh heuristic.
-    #[test]
-    fn estimates_on_the_crew_are_those_of_one_thread_in_order() {
+    /// Walks `nodes` nodes of American Pie with `path` on two threads (the
+    /// crew made to take over after the timed estimates, however fast they
+    /// were), checking every estimate against a fresh heuristic: queued and
+    /// run in order, or made inline once the estimator says so. `before`
+    /// sees the estimator ahead of each node. Returns the estimator.
+    fn walk(nodes: usize, mut before: impl FnMut(usize, &mut Estimator)) -> Estimator {
         let puzzle = formats::bundled("klotski/american_pie.txt");
         let mut params = SearchParams::default();
         params.heuristic = crate::params::Heuristic::new("path");
@@ -247,43 +248,8 @@ mod tests {
         let mut state = State::new(&puzzle);
         state.load(&puzzle.start, moves.shapes());
         let mut list = Vec::new();
-        for step in 0..(CALIBRATE as usize + 40) {
-            moves.generate(&state, &mut list);
-            let mut expected = Vec::new();
-            for &m in &list {
-                moves.apply(&mut state, m);
-                estimator.queue(&state);
-                expected.push(alone.estimate(&state));
-                moves.undo(&mut state, m);
-            }
-            assert_eq!(estimator.run(&e), &expected[..], "node {step}");
-            moves.apply(&mut state, list[(step * 5 + 1) % list.len()]);
-        }
-        assert!(estimator.crew.is_some(), "the crew took over");
-    }
-
-    /// A crew slower than one thread goes, and the estimates stay the
-    /// heuristic's: here the calibration is made to say one thread took no
-    /// time at all, so the crew is slower at every check and goes.
-    #[test]
-    fn a_crew_slower_than_one_thread_is_sent_away() {
-        let puzzle = formats::bundled("klotski/american_pie.txt");
-        let mut params = SearchParams::default();
-        params.heuristic = crate::params::Heuristic::new("path");
-        params.threads = 2;
-        let e = crate::search::test_engine(&puzzle, &params, &Limits::default());
-        let mut estimator = Estimator::new(&e);
-        estimator.costly = Duration::ZERO;
-        let mut alone = heuristics::build(&params, &puzzle, &e.geometry, None);
-        let mut moves = MoveGenerator::new(&puzzle, Metric::Steps, &[]);
-        let mut state = State::new(&puzzle);
-        state.load(&puzzle.start, moves.shapes());
-        let mut list = Vec::new();
-        for step in 0..(CALIBRATE + SLOW_CHECKS * RECHECK + 10) as usize {
-            if step == CALIBRATE as usize {
-                assert!(estimator.crew.is_some(), "the crew took over");
-                estimator.timed.1 = Duration::ZERO;
-            }
+        for step in 0..nodes {
+            before(step, &mut estimator);
             moves.generate(&state, &mut list);
             let mut expected = Vec::new();
             for &m in &list {
@@ -301,6 +267,28 @@ mod tests {
             }
             moves.apply(&mut state, list[(step * 5 + 1) % list.len()]);
         }
+        estimator
+    }
+
+    /// On the crew or not, the estimates are the heuristic's, in queue order.
+    #[test]
+    fn estimates_on_the_crew_are_those_of_one_thread_in_order() {
+        let estimator = walk(CALIBRATE as usize + 40, |_, _| {});
+        assert!(estimator.crew.is_some(), "the crew took over");
+    }
+
+    /// A crew slower than one thread goes, and the estimates stay the
+    /// heuristic's: here the calibration is made to say one thread took no
+    /// time at all, so the crew is slower at every check and goes.
+    #[test]
+    fn a_crew_slower_than_one_thread_is_sent_away() {
+        let nodes = (CALIBRATE + SLOW_CHECKS * RECHECK + 10) as usize;
+        let estimator = walk(nodes, |step, estimator| {
+            if step == CALIBRATE as usize {
+                assert!(estimator.crew.is_some(), "the crew took over");
+                estimator.timed.1 = Duration::ZERO;
+            }
+        });
         assert!(estimator.crew.is_none(), "the crew was sent away");
         assert!(estimator.inline(), "estimates are made inline after it");
     }
